@@ -1,0 +1,181 @@
+"""What every variant provides: a rules object and a position (state).
+
+Shaped after OpenSpiel: a :class:`Variant` is the rules of one game id and makes
+states; a :class:`State` answers ``legal_actions()``, ``apply(action)``, its status
+and score, and can save and restore itself.  History, undo, hints, restarts,
+counted moves and the clock belong to :class:`carpet.core.session.Session`,
+written once above all variants.
+
+Actions are small integers, fixed per variant and independent of the position,
+so that a log stores one number per action.  0..2 are the session's own
+(hint, undo, restart); a variant numbers its actions from ``FIRST_ACTION``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import ClassVar
+
+from .errors import BadAction, IllegalAction
+from .numbering import Deal
+
+HINT, UNDO, RESTART = 0, 1, 2
+FIRST_ACTION = 3
+META_WORDS = {"hint": HINT, "undo": UNDO, "restart": RESTART}
+META_TEXT = {v: k for k, v in META_WORDS.items()}
+
+PLAYING, WON, LOST = "playing", "won", "lost"
+
+
+class State:
+    """One position of one variant.  Subclasses keep it in flat lists for speed."""
+
+    __slots__ = ("variant", "status", "score", "redeals_used")
+
+    variant: "Variant"
+    status: str
+    score: int
+    redeals_used: int
+
+    # --- what a variant must provide -------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        """Every legal variant action (never hint/undo/restart), in canonical order."""
+        raise NotImplementedError
+
+    def apply(self, action: int) -> None:
+        """Play one variant action.  Raises IllegalAction and changes nothing if it is not legal."""
+        raise NotImplementedError
+
+    def snapshot(self) -> object:
+        """Everything that undo must bring back: position, score, redeals used, generator, status."""
+        raise NotImplementedError
+
+    def restore(self, snap: object) -> None:
+        raise NotImplementedError
+
+    def update_status(self) -> None:
+        """Recompute ``status`` from the position (after a restore changed the redeal count)."""
+        raise NotImplementedError
+
+    def layout(self) -> dict:
+        """The position as INTERFACE.md's ``layout`` object (card codes, None for empty)."""
+        raise NotImplementedError
+
+    def position_bytes(self) -> bytes:
+        """A canonical byte form of the position, for digests."""
+        raise NotImplementedError
+
+    def all_cards(self) -> list[int]:
+        """Every card id in the position, wherever it lies (for the conservation property)."""
+        raise NotImplementedError
+
+    def auto_action(self) -> int | None:
+        """The action an automatic player takes here (``carpet autoplay``); the hint by default."""
+        return self.hint()
+
+    def hint(self) -> int | None:
+        """One legal action worth playing, or None when there is none."""
+        actions = self.legal_actions()
+        return actions[0] if actions else None
+
+    # --- shared ----------------------------------------------------------------------
+    @property
+    def redeals_left(self) -> int | None:
+        total = self.variant.redeals
+        return None if total is None else total - self.redeals_used
+
+    def digest(self) -> str:
+        return position_digest(self.variant.id, self.position_bytes())
+
+
+def position_digest(game_id: str, position: bytes) -> str:
+    return hashlib.blake2b(game_id.encode() + b"\0" + position, digest_size=8).hexdigest()
+
+
+class Variant:
+    """The rules of one game id.  Subclass per family; instances per variant."""
+
+    id: str
+    family: str
+    source: str
+    summary: str
+    #: the rules in our own words, decisions marked, shown by ``carpet rules``
+    rules: str
+    #: size of the action index space, meta actions included
+    action_count: int
+    #: redeals per attempt: None unlimited, 0 none
+    redeals: int | None = 0
+    #: words this family adds to hint/undo/restart, e.g. {"redeal": 3}
+    words: ClassVar[dict[str, int]] = {}
+
+    # session policy (RULES.md "Counted moves and undo" and each family's exceptions)
+    hint_counts: bool = False  # a hint is a counted move
+    undo_counts: bool = False  # an undo is a counted move and the counter never goes down
+    undo_refunds_redeal: bool = True
+
+    def new_state(self, deal: Deal) -> State:
+        raise NotImplementedError
+
+    def action_text(self, action: int) -> str:
+        """The canonical text of a variant action (what ``carpet moves`` prints)."""
+        raise NotImplementedError
+
+    def parse_move(self, text: str, state: State) -> int:
+        """A canonical move or the family's shorthand (a card alone) -> action.
+
+        Words (``redeal``, ``turn``) are handled by :meth:`parse`; this sees the rest.
+        May consult the position to resolve a shorthand; raises BadAction or IllegalAction.
+        """
+        raise NotImplementedError
+
+    def win_bonus(self, moves: int) -> int:
+        """Points added to the score when the game is won after ``moves`` counted moves."""
+        return 0
+
+    # --- shared ----------------------------------------------------------------------
+    def text(self, action: int) -> str:
+        if action in META_TEXT:
+            return META_TEXT[action]
+        return self.action_text(action)
+
+    def parse(self, text: str, state: State) -> int:
+        """Any action text a person may type -> action index."""
+        word = text.strip().lower()
+        if not word:
+            raise BadAction("empty action")
+        if word in META_WORDS:
+            return META_WORDS[word]
+        if word in self.words:
+            return self.words[word]
+        return self.parse_move(text.strip(), state)
+
+    def parse_canonical(self, text: str) -> int:
+        """Canonical text -> action, without a position (for logs in JSON)."""
+        word = text.strip()
+        if word in META_WORDS:
+            return META_WORDS[word]
+        if word in self.words:
+            return self.words[word]
+        action = self._canonical_index().get(word)
+        if action is None:
+            raise BadAction(f"not a {self.id} action: {text!r}")
+        return action
+
+    def _canonical_index(self) -> dict[str, int]:
+        index = self.__dict__.get("_index")
+        if index is None:
+            index = {self.action_text(a): a for a in range(FIRST_ACTION, self.action_count)
+                     if self.valid_index(a)}
+            self.__dict__["_index"] = index
+        return index
+
+    def valid_index(self, action: int) -> bool:
+        """Whether an action index names an action at all (some index spaces have holes)."""
+        return FIRST_ACTION <= action < self.action_count
+
+    def __repr__(self) -> str:
+        return f"<Variant {self.id}>"
+
+
+def illegal(reason: str) -> IllegalAction:
+    return IllegalAction(reason)

@@ -1,0 +1,386 @@
+"""Коврик: the grid family (Montana / Gaps / Spaces and Aces) on 4 rows × 14 columns.
+
+Rules as in RULES.md, "Grid family".  Cells are numbered row-major,
+``row * 14 + column``; column 0 is where the aces go.
+"""
+
+from __future__ import annotations
+
+from .cards import ACE, KING, code, parse_face
+from .errors import BadAction, IllegalAction
+from .game import FIRST_ACTION, LOST, PLAYING, WON, State, Variant
+from .numbering import Deal, dealing_order, shuffle
+
+ROWS, COLS = 4, 14
+CELLS = ROWS * COLS
+EMPTY = -1
+ROW_NAMES = "abcd"
+
+REDEAL = FIRST_ACTION
+FIRST_MOVE = FIRST_ACTION + 1  # move = FIRST_MOVE + card * CELLS + cell
+
+
+def move_action(card: int, cell: int) -> int:
+    return FIRST_MOVE + card * CELLS + cell
+
+
+def cell_name(cell: int) -> str:
+    return f"{ROW_NAMES[cell // COLS]}{cell % COLS}"
+
+
+def parse_cell(text: str) -> int:
+    t = text.strip().lower()
+    if len(t) >= 2 and t[0] in ROW_NAMES and t[1:].isdigit() and int(t[1:]) < COLS:
+        return ROW_NAMES.index(t[0]) * COLS + int(t[1:])
+    raise BadAction(f"not a cell: {text!r} (cells are a0..d13: row a-d, column 0-13)")
+
+
+class GridState(State):
+    __slots__ = ("cells", "where", "locked", "gaps", "rng")
+
+    variant: "GridVariant"
+
+    def __init__(self, variant: "GridVariant", deal: Deal) -> None:
+        order, rng = dealing_order(deal, 52)
+        self.variant = variant
+        self.rng = rng
+        self.cells = [EMPTY] * CELLS
+        for i, card in enumerate(order):
+            self.cells[(i // 13) * COLS + 1 + i % 13] = card
+        self.locked = [0, 0, 0, 0]  # length of each row's locked prefix
+        self.score = 0
+        self.redeals_used = 0
+        self.status = PLAYING
+        self._index()
+        self.update_status()
+
+    def _index(self) -> None:
+        where = [0] * 52
+        gaps = []
+        for cell, card in enumerate(self.cells):
+            if card == EMPTY:
+                gaps.append(cell)
+            else:
+                where[card] = cell
+        self.where = where
+        self.gaps = gaps  # always four, row-major
+
+    # --- rules ----------------------------------------------------------------------
+    def is_locked(self, card: int) -> bool:
+        cell = self.where[card]
+        return cell % COLS < self.locked[cell // COLS]
+
+    def fits(self, card: int, cell: int) -> bool:
+        """Whether the empty ``cell`` accepts ``card`` (the card's own lock is checked elsewhere)."""
+        col = cell % COLS
+        if col == 0:
+            return card % 13 == ACE
+        left = self.cells[cell - 1]
+        if left != EMPTY and left % 13 != KING and card == left + 1:
+            return True
+        if self.variant.left_rule and col < COLS - 1:
+            right = self.cells[cell + 1]
+            if right != EMPTY and right % 13 != ACE and card == right - 1:
+                return True
+        return False
+
+    def _candidates(self, cell: int) -> list[int]:
+        """Unlocked cards that fit the empty ``cell``, lowest card first."""
+        col = cell % COLS
+        found = []
+        if col == 0:
+            for ace in (0, 13, 26, 39):
+                if self.where[ace] % COLS != 0:  # an ace in column 0 is locked
+                    found.append(ace)
+            return found
+        left = self.cells[cell - 1]
+        if left != EMPTY and left % 13 != KING:
+            found.append(left + 1)  # never locked: its lower neighbour would be too
+        if self.variant.left_rule and col < COLS - 1:
+            right = self.cells[cell + 1]
+            if right != EMPTY and right % 13 != ACE and not self.is_locked(right - 1):
+                if right - 1 not in found:
+                    found.append(right - 1)
+                    found.sort()
+        return found
+
+    def has_card_move(self) -> bool:
+        return any(self._candidates(gap) for gap in self.gaps)
+
+    def card_moves(self) -> list[int]:
+        """Card moves, by target cell in row-major order, then by card."""
+        return [move_action(card, gap) for gap in self.gaps for card in self._candidates(gap)]
+
+    def can_redeal(self) -> bool:
+        left = self.redeals_left
+        return self.status != WON and (left is None or left > 0)
+
+    def legal_actions(self) -> list[int]:
+        actions = self.card_moves()
+        if self.can_redeal():
+            actions.append(REDEAL)
+        return actions
+
+    def update_status(self) -> None:
+        if sum(self.locked) == 52:
+            self.status = WON
+        elif self.can_redeal() or self.has_card_move():
+            self.status = PLAYING
+        else:
+            self.status = LOST
+
+    def apply(self, action: int) -> None:
+        if action == REDEAL:
+            self._redeal()
+        elif FIRST_MOVE <= action < self.variant.action_count:
+            card, cell = divmod(action - FIRST_MOVE, CELLS)
+            self._move(card, cell)
+        else:
+            raise IllegalAction(f"not a {self.variant.id} action: {action}")
+        self.update_status()
+
+    def _move(self, card: int, cell: int) -> None:
+        cells = self.cells
+        if cells[cell] != EMPTY:
+            raise IllegalAction(f"{cell_name(cell)} is not empty")
+        source = self.where[card]
+        if source % COLS < self.locked[source // COLS]:
+            raise IllegalAction(f"{code(card)} is locked")
+        if not self.fits(card, cell):
+            raise IllegalAction(f"{code(card)} does not fit {cell_name(cell)}")
+        cells[cell] = card
+        cells[source] = EMPTY
+        self.where[card] = cell
+        gaps = self.gaps
+        gaps.remove(cell)
+        gaps.append(source)
+        gaps.sort()
+        row = cell // COLS
+        start = self.locked[row]
+        if cell % COLS == start:
+            self._extend_lock(row, start)
+
+    def _extend_lock(self, row: int, length: int) -> None:
+        cells = self.cells
+        base = row * COLS
+        if length == 0:
+            length = 1  # only aces ever stand in column 0
+        while length < COLS:
+            card = cells[base + length]
+            prev = cells[base + length - 1]
+            if card == EMPTY or card != prev + 1 or prev % 13 == KING:
+                break
+            length += 1
+        newly = length - self.locked[row]
+        self.locked[row] = length
+        self.score += self.variant.lock_points(newly)
+
+    def _redeal(self) -> None:
+        if self.status == WON:
+            raise IllegalAction("the game is won")
+        if not self.can_redeal():
+            raise IllegalAction("no redeals left")
+        cells, locked = self.cells, self.locked
+        loose = [card for cell, card in enumerate(cells)
+                 if card != EMPTY and cell % COLS >= locked[cell // COLS]]
+        for row in range(ROWS):
+            for col in range(locked[row], COLS):
+                cells[row * COLS + col] = EMPTY
+        if self.variant.shuffled:
+            # PySolFC's Montana redeal: shuffle, then deal from the end, row by row
+            shuffle(loose, self.rng)
+            loose.reverse()
+            targets = [row * COLS + col for row in range(ROWS) for col in range(locked[row] + 1, COLS)]
+        else:
+            # fixed order: collected row by row, laid column by column
+            targets = [row * COLS + col for col in range(COLS) for row in range(ROWS) if col > locked[row]]
+        for cell, card in zip(targets, loose, strict=True):
+            cells[cell] = card
+        self.redeals_used += 1
+        self._index()
+
+    # --- hint -----------------------------------------------------------------------
+    def hint(self) -> int | None:
+        """Prefer a move that locks cards, then one that leaves no hole behind a king."""
+        best, best_rank = None, None
+        for action in self.card_moves():
+            card, cell = divmod(action - FIRST_MOVE, CELLS)
+            source = self.where[card]
+            rank = 0
+            if cell % COLS == self.locked[cell // COLS]:
+                rank -= 2
+            if source % COLS and self.cells[source - 1] != EMPTY and self.cells[source - 1] % 13 == KING:
+                rank += 1
+            if best_rank is None or rank < best_rank:
+                best, best_rank = action, rank
+        if best is None and self.can_redeal():
+            return REDEAL
+        return best
+
+    # --- saving ---------------------------------------------------------------------
+    def snapshot(self) -> tuple:
+        rng_state = self.rng.getstate() if self.variant.shuffled else None
+        return (tuple(self.cells), tuple(self.locked), self.score, self.redeals_used, self.status, rng_state)
+
+    def restore(self, snap: tuple) -> None:
+        cells, locked, self.score, self.redeals_used, self.status, rng_state = snap
+        self.cells = list(cells)
+        self.locked = list(locked)
+        if rng_state is not None:
+            self.rng.setstate(rng_state)
+        self._index()
+
+    def layout(self) -> dict:
+        return {"grid": [[None if c == EMPTY else code(c) for c in self.cells[r * COLS:(r + 1) * COLS]]
+                         for r in range(ROWS)]}
+
+    def position_bytes(self) -> bytes:
+        return bytes(c + 1 for c in self.cells)
+
+    def all_cards(self) -> list[int]:
+        return [c for c in self.cells if c != EMPTY]
+
+
+class GridVariant(Variant):
+    family = "grid"
+    action_count = FIRST_MOVE + 52 * CELLS
+    words = {"redeal": REDEAL}
+
+    def __init__(self, id: str, *, source: str, summary: str, rules: str, left_rule: bool,
+                 shuffled: bool, redeals: int | None, bonus_factor: int) -> None:
+        self.id = id
+        self.source = source
+        self.summary = summary
+        self.rules = rules
+        self.left_rule = left_rule
+        self.shuffled = shuffled
+        self.redeals = redeals
+        self.bonus_factor = bonus_factor
+        # 001 counts hints and undos as moves; 004 does not (RULES.md, grid family)
+        self.hint_counts = self.undo_counts = not shuffled
+        self.undo_refunds_redeal = False
+
+    def new_state(self, deal: Deal) -> GridState:
+        return GridState(self, deal)
+
+    def lock_points(self, newly_locked: int) -> int:
+        if self.shuffled:
+            return 10 if newly_locked else 0
+        return 15 * newly_locked
+
+    def win_bonus(self, moves: int) -> int:
+        if self.shuffled:
+            return 0
+        bonus = sum(5 if k < 100 else 3 if k < 200 else 1 for k in range(moves, 300))
+        return bonus * self.bonus_factor
+
+    def action_text(self, action: int) -> str:
+        if action == REDEAL:
+            return "redeal"
+        card, cell = divmod(action - FIRST_MOVE, CELLS)
+        return f"{code(card)}>{cell_name(cell)}"
+
+    def parse_move(self, text: str, state: State) -> int:
+        if ">" in text:
+            card_text, _, cell_text = text.partition(">")
+            return move_action(parse_face(card_text), parse_cell(cell_text))
+        card = parse_face(text)  # the click: first fitting empty cell, row-major
+        assert isinstance(state, GridState)
+        if state.is_locked(card):
+            raise IllegalAction(f"{code(card)} is locked")
+        for gap in state.gaps:
+            if state.fits(card, gap):
+                return move_action(card, gap)
+        raise IllegalAction(f"{code(card)} fits no empty cell")
+
+
+_GRID_COMMON = """\
+Board: 4 rows (a-d) x 14 columns (0-13). The deal leaves column 0 empty and lays the 52
+cards row by row into columns 1-13 (the same cards as PySolFC's "Spaces and Aces" of the
+same number). Aces stay where they fall.
+
+A move takes one unlocked card to an empty cell. Column 0 takes any ace and nothing else.
+Any other empty cell takes the card of the same suit one rank higher than its left
+neighbour.{left_rule} A cell right of a king or of an empty cell takes nothing by that rule.
+
+Locked: an ace in column 0 and the unbroken run of its suit rising by one to its right.
+Locked cards never move again; one move may lock several cards at once.
+
+Notation: CARD>CELL, e.g. 7H>b5 (cells a0..d13). A card alone, e.g. 7H, is the click:
+{click}
+"""
+
+_FIXED_REDEAL = """\
+Redeal ({redeals} per attempt, any time before the game is won): every unlocked card is
+collected row by row (row a left to right, then b, ...) and laid out again column by
+column (column 0 top to bottom, then column 1, ...) into the unlocked cells, leaving each
+row one gap: its first unlocked cell. There is no randomness: the same position always
+redeals the same way.
+
+Counted moves: every card move, every redeal, every hint and every undo counts one move,
+and the counter never goes down. Undo takes back the last card move or redeal (position and
+score); it never gives back a redeal and never winds back the clock.
+
+Score: 15 for every newly locked card (an ace placed in column 0 included). On a win, a
+bonus by the number of counted moves m: each k with m <= k < 300 earns 5 when k < 100, 3
+when 100 <= k < 200, 1 when 200 <= k < 300 (0 moves would earn 900, 100 moves 400, 300 or
+more nothing){double}. The score of a won game includes its bonus.
+"""
+
+_SHUFFLE_REDEAL = """\
+Shuffle ({redeals}, any time before the game is won): every unlocked card is collected row
+by row, shuffled with the deal's own generator (PySolFC's Montana redeal), and dealt from
+the end of the shuffled list into the unlocked cells row by row, each row keeping one gap:
+its first unlocked cell. The generator's state is part of the game: undo restores it, so a
+log always replays the same cards.
+
+Counted moves: every card move and every shuffle counts one move; hints are free, and an
+undo takes the counter back to what it was before the undone action. Undo never gives back
+a shuffle and never winds back the clock.
+
+Score: +10 for each move that lengthens a locked prefix, however many cards it locks
+(placing an ace in column 0 starts a prefix and counts, decision). Shuffles cost nothing;
+the best result of a deal is the win with the fewest moves.
+"""
+
+_GRID_END = """\
+Won: all 52 cards locked. Lost: no card move and no redeal left; undo still works.
+Hint: names one legal action (preferring a move that locks cards), or a redeal when no card
+move exists; with the game over it says so{hint_cost}.
+After a win only restart (and hint) is accepted: the win and its score are final (decision).
+Restart plays the same deal again from the start: layout, score, counters, redeals, clock.
+"""
+
+
+def _grid_rules(left_rule: bool, shuffled: bool, redeals: int | None, double: bool) -> str:
+    left = (" In this game it also takes the card of the same suit one rank lower than its"
+            " right neighbour (the left rule); one fitting neighbour is enough. Rows never"
+            " wrap: column 13 has no right neighbour.") if left_rule else ""
+    click = ("the card goes to its only fitting cell (an ace to the topmost empty cell of column 0)."
+             if shuffled else
+             "the card goes to the first fitting empty cell in row-major order.")
+    text = _GRID_COMMON.format(left_rule=left, click=click) + "\n"
+    if shuffled:
+        count = "unlimited" if redeals is None else f"{redeals} per attempt"
+        text += _SHUFFLE_REDEAL.format(redeals=count)
+    else:
+        text += _FIXED_REDEAL.format(redeals=redeals,
+                                     double="; this game doubles the bonus (decision)" if double else "")
+    text += "\n" + _GRID_END.format(hint_cost=" and is not counted" if not shuffled else "")
+    return text
+
+
+VARIANTS = (
+    GridVariant("kovrik", source="001", left_rule=True, shuffled=False, redeals=3, bonus_factor=1,
+                summary="4x14, aces to column 0, build right of one lower or left of one higher, 3 fixed-order redeals",
+                rules=_grid_rules(True, False, 3, False)),
+    GridVariant("kovrik-hard", source="001", left_rule=False, shuffled=False, redeals=3, bonus_factor=2,
+                summary="as kovrik but right-of-one-lower only, move bonus doubled",
+                rules=_grid_rules(False, False, 3, True)),
+    GridVariant("kovrik-shuffle", source="004 easy", left_rule=False, shuffled=True, redeals=None, bonus_factor=0,
+                summary="right-of-one-lower only, unlimited seeded shuffles, +10 per prefix-lengthening move",
+                rules=_grid_rules(False, True, None, False)),
+    GridVariant("kovrik-shuffle-2", source="004 hard", left_rule=False, shuffled=True, redeals=2, bonus_factor=0,
+                summary="as kovrik-shuffle with 2 shuffles",
+                rules=_grid_rules(False, True, 2, False)),
+)

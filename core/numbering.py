@@ -1,0 +1,145 @@
+"""PySol deal numbering: deal-number text -> generator -> order of the cards.
+
+The same number gives the same cards as PySolFC (RULES.md, "PySol numbering").
+Both generators keep their whole state in plain values so that a game state
+can save and restore it (undo) and a log can be replayed on any machine.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from .errors import BadDealNumber
+
+MS_LIMIT = 1 << 33  # msN: 1 <= N < 2**33
+MS_PLAIN_LIMIT = 32000  # plain N below this uses the Microsoft generator
+MT_LIMIT = 10**20  # plain N from 32000 up to this uses the Mersenne Twister
+
+_DEAL_RE = re.compile(r"#?(ms)?([0-9]+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A parsed deal number.  ``text`` is canonical: ``ms1`` for 1, ``123456`` for MT."""
+
+    number: int
+    microsoft: bool
+
+    @property
+    def text(self) -> str:
+        return f"ms{self.number}" if self.microsoft else str(self.number)
+
+    @property
+    def both_forms(self) -> str:
+        """``ms1 (= #1)`` where a plain number names the same deal."""
+        if self.microsoft and self.number < MS_PLAIN_LIMIT:
+            return f"{self.text} (= #{self.number})"
+        return self.text
+
+    def generator(self) -> "MicrosoftRandom | TwisterRandom":
+        return MicrosoftRandom(self.number) if self.microsoft else TwisterRandom(self.number)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse_deal(text: str) -> Deal:
+    """``'1'``, ``'#1'``, ``'ms1'`` -> the same deal; anything else outside the numbering fails."""
+    t = str(text).strip().lower()
+    m = _DEAL_RE.fullmatch(t)
+    if m is None:
+        raise BadDealNumber(f"not a deal number: {text!r} (use N or msN, N a whole number from 1)")
+    digits = m.group(2)
+    if len(digits) > 40:
+        raise BadDealNumber(f"deal number too large: {digits[:12]}… (plain numbers stop below 10^20)")
+    n = int(digits)
+    if n < 1:
+        raise BadDealNumber(f"deal numbers start at 1: {text!r}")
+    if m.group(1):
+        if n >= MS_LIMIT:
+            raise BadDealNumber(f"deal number too large: ms{n} (ms numbers stop below 2^33 = {MS_LIMIT})")
+        return Deal(n, True)
+    if n < MS_PLAIN_LIMIT:
+        return Deal(n, True)
+    if n >= MT_LIMIT:
+        raise BadDealNumber(f"deal number too large: {n} (plain numbers stop below 10^20)")
+    return Deal(n, False)
+
+
+class MicrosoftRandom:
+    """The Microsoft C runtime's generator as PySol extends it to 33-bit seeds."""
+
+    __slots__ = ("x", "high")
+
+    def __init__(self, seed: int) -> None:
+        # high: 0 for seeds below 2^31, 1 for 2^31..2^32-1 (0x8000 or-ed in), 2 above
+        if seed < 1 << 32:
+            self.x = seed
+            self.high = 1 if seed >= 1 << 31 else 0
+        else:
+            self.x = seed - (1 << 32)
+            self.high = 2
+
+    def draw(self) -> int:
+        self.x = (self.x * 214013 + 2531011) & (MS_LIMIT - 1)
+        if self.high == 2:
+            return ((self.x >> 16) & 0xFFFF) + 1
+        r = (self.x >> 16) & 0x7FFF
+        return r | 0x8000 if self.high else r
+
+    def randint(self, a: int, b: int) -> int:
+        return a + self.draw() % (b - a + 1)
+
+    def getstate(self) -> tuple:
+        return (self.x, self.high)
+
+    def setstate(self, state: tuple) -> None:
+        self.x, self.high = state
+
+
+class TwisterRandom:
+    """Python's Mersenne Twister, used only through its stable int seeding and random()."""
+
+    __slots__ = ("_mt",)
+
+    def __init__(self, seed: int) -> None:
+        self._mt = random.Random(seed)
+
+    def randint(self, a: int, b: int) -> int:
+        return a + int(self._mt.random() * (b - a + 1))
+
+    def getstate(self) -> tuple:
+        return self._mt.getstate()
+
+    def setstate(self, state: tuple) -> None:
+        self._mt.setstate(state)
+
+
+def shuffle(items: list, rng: "MicrosoftRandom | TwisterRandom") -> None:
+    """PySol's in-place shuffle (a Fisher-Yates from the end)."""
+    randint = rng.randint
+    for n in range(len(items) - 1, 0, -1):
+        j = randint(0, n)
+        items[n], items[j] = items[j], items[n]
+
+
+def microsoft_reorder(ids: list[int]) -> list[int]:
+    """Rank-major order with suits ♣ ♦ ♥ ♠, as PySol does before an ms shuffle of 52 cards."""
+    return [ids[r + s * 13] for r in range(13) for s in (0, 3, 2, 1)]
+
+
+def dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRandom | TwisterRandom"]:
+    """The cards in the order they are dealt (first dealt first), and the generator after it.
+
+    PySol keeps the shuffled list as a talon and deals from its end; this returns the
+    list reversed so callers can simply read from the front.
+    """
+    rng = deal.generator()
+    ids = list(range(card_count))
+    if deal.microsoft and card_count == 52:
+        ids = microsoft_reorder(ids)
+    shuffle(ids, rng)
+    ids.reverse()
+    return ids, rng

@@ -1,0 +1,144 @@
+"""A game session: one deal, every event played on it, and the counters.
+
+The session is the only place that knows about hint, undo, restart, counted
+moves and the clock; variants only know positions.  It reads no clock itself:
+every event comes with the reading the caller took (the session clock, in
+milliseconds since the attempt began).
+"""
+
+from __future__ import annotations
+
+from .errors import IllegalAction
+from .game import FIRST_ACTION, HINT, LOST, PLAYING, RESTART, UNDO, WON, State, Variant
+from .numbering import Deal
+
+
+class Session:
+    __slots__ = ("variant", "deal", "state", "events", "moves", "bonus", "clock_ms",
+                 "_history", "_initial", "last_hint")
+
+    def __init__(self, variant: Variant, deal: Deal) -> None:
+        self.variant = variant
+        self.deal = deal
+        self.state: State = variant.new_state(deal)
+        self._initial = self.state.snapshot()
+        #: every event accepted, as (action, clock reading in ms)
+        self.events: list[tuple[int, int]] = []
+        self.moves = 0
+        self.bonus = 0
+        self.clock_ms = 0
+        #: for undo: (state snapshot, moves) before each position-changing action
+        self._history: list[tuple[object, int]] = []
+        #: what the last hint named (None: nothing to name)
+        self.last_hint: int | None = None
+
+    # --- reading ------------------------------------------------------------------
+    @property
+    def status(self) -> str:
+        return self.state.status
+
+    @property
+    def score(self) -> int:
+        return self.state.score + self.bonus
+
+    @property
+    def redeals_left(self) -> int | None:
+        return self.state.redeals_left
+
+    @property
+    def initial_digest(self) -> str:
+        fresh = self.variant.new_state(self.deal)
+        return fresh.digest()
+
+    def legal_actions(self) -> list[int]:
+        """Variant actions legal now (hint and restart are always possible; undo when history exists)."""
+        if self.state.status == WON:
+            return []
+        return self.state.legal_actions()
+
+    def can_undo(self) -> bool:
+        return bool(self._history) and self.state.status != WON
+
+    def parse(self, text: str) -> int:
+        return self.variant.parse(text, self.state)
+
+    # --- playing ------------------------------------------------------------------
+    def act(self, action: int, clock_ms: int) -> None:
+        """Apply one event.  Raises IllegalAction (or CarpetError) and changes nothing if refused."""
+        if clock_ms < self.clock_ms:
+            raise IllegalAction(f"clock reading {clock_ms} ms is before the previous one ({self.clock_ms} ms)")
+        state = self.state
+        if action >= FIRST_ACTION:
+            if state.status == WON:
+                raise IllegalAction("the game is won")
+            snap = state.snapshot()
+            state.apply(action)  # raises before changing anything
+            self._history.append((snap, self.moves))
+            self.moves += 1
+            if state.status == WON:
+                self.bonus = self.variant.win_bonus(self.moves)
+        elif action == HINT:
+            self.last_hint = state.hint() if state.status == PLAYING else None
+            if self.last_hint is not None and self.variant.hint_counts:
+                self.moves += 1
+        elif action == UNDO:
+            self._undo()
+        elif action == RESTART:
+            state.restore(self._initial)
+            self._history.clear()
+            self.moves = 0
+            self.bonus = 0
+            self.events.append((action, clock_ms))
+            self.clock_ms = 0  # the new attempt's clock starts again
+            return
+        else:
+            raise IllegalAction(f"no such action: {action}")
+        self.events.append((action, clock_ms))
+        self.clock_ms = clock_ms
+
+    def _undo(self) -> None:
+        state = self.state
+        if state.status == WON:
+            raise IllegalAction("the game is won; only restart is possible")
+        if not self._history:
+            raise IllegalAction("nothing to undo")
+        snap, moves_before = self._history.pop()
+        used = state.redeals_used
+        state.restore(snap)
+        if not self.variant.undo_refunds_redeal and state.redeals_used != used:
+            state.redeals_used = used
+            state.update_status()
+        if self.variant.undo_counts:
+            self.moves += 1
+        else:
+            self.moves = moves_before
+
+    def play_text(self, text: str, clock_ms: int) -> int:
+        """Parse and apply one action typed by a person; returns the action index."""
+        action = self.parse(text)
+        self.act(action, clock_ms)
+        return action
+
+    # --- derived ------------------------------------------------------------------
+    @classmethod
+    def replay(cls, variant: Variant, deal: Deal, events) -> "Session":
+        """The session after the given (action, clock) events; raises at the first illegal one."""
+        session = cls(variant, deal)
+        act = session.act
+        for action, clock_ms in events:
+            act(action, clock_ms)
+        return session
+
+    def attempt_started_at(self) -> int:
+        """Index of the first event of the current attempt (after the last restart)."""
+        for i in range(len(self.events) - 1, -1, -1):
+            if self.events[i][0] == RESTART:
+                return i + 1
+        return 0
+
+    def restarts_clock_total(self) -> int:
+        """Sum of the clock readings at every restart: wall time spent on earlier attempts."""
+        return sum(t for a, t in self.events if a == RESTART)
+
+
+__all__ = ["Session", "PLAYING", "WON", "LOST"]
