@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from . import grid
+from . import carpet, grid, quilt
 from .errors import UnknownGame
 from .game import Variant
 
-GAMES: dict[str, Variant] = {v.id: v for v in (*grid.VARIANTS,)}
+GAMES: dict[str, Variant] = {v.id: v for v in (*grid.VARIANTS, *carpet.VARIANTS, *quilt.VARIANTS)}
 
 
 def get_game(game_id: str) -> Variant:

@@ -36,7 +36,7 @@ def parse_cell(text: str) -> int:
 
 
 class GridState(State):
-    __slots__ = ("cells", "where", "locked", "gaps", "rng")
+    __slots__ = ("cells", "where", "locked", "gaps", "rng", "rng_state")
 
     variant: "GridVariant"
 
@@ -44,6 +44,8 @@ class GridState(State):
         order, rng = dealing_order(deal, 52)
         self.variant = variant
         self.rng = rng
+        # the generator's state as of the last shuffle: snapshots share it instead of copying it
+        self.rng_state = rng.getstate()
         self.cells = [EMPTY] * CELLS
         for i, card in enumerate(order):
             self.cells[(i // 13) * COLS + 1 + i % 13] = card
@@ -189,6 +191,7 @@ class GridState(State):
         if self.variant.shuffled:
             # PySolFC's Montana redeal: shuffle, then deal from the end, row by row
             shuffle(loose, self.rng)
+            self.rng_state = self.rng.getstate()
             loose.reverse()
             targets = [row * COLS + col for row in range(ROWS) for col in range(locked[row] + 1, COLS)]
         else:
@@ -219,15 +222,15 @@ class GridState(State):
 
     # --- saving ---------------------------------------------------------------------
     def snapshot(self) -> tuple:
-        rng_state = self.rng.getstate() if self.variant.shuffled else None
-        return (tuple(self.cells), tuple(self.locked), self.score, self.redeals_used, self.status, rng_state)
+        return (tuple(self.cells), tuple(self.locked), self.score, self.redeals_used, self.status, self.rng_state)
 
     def restore(self, snap: tuple) -> None:
         cells, locked, self.score, self.redeals_used, self.status, rng_state = snap
         self.cells = list(cells)
         self.locked = list(locked)
-        if rng_state is not None:
+        if rng_state is not self.rng_state:
             self.rng.setstate(rng_state)
+            self.rng_state = rng_state
         self._index()
 
     def layout(self) -> dict:
@@ -278,11 +281,12 @@ class GridVariant(Variant):
         if action == REDEAL:
             return "redeal"
         card, cell = divmod(action - FIRST_MOVE, CELLS)
-        return f"{code(card)}>{cell_name(cell)}"
+        return f"{code(card)}-{cell_name(cell)}"
 
     def parse_move(self, text: str, state: State) -> int:
-        if ">" in text:
-            card_text, _, cell_text = text.partition(">")
+        separator = "-" if "-" in text else ">" if ">" in text else None
+        if separator:  # "7H-b5"; "7H>b5" too, for those who quote it
+            card_text, _, cell_text = text.partition(separator)
             return move_action(parse_face(card_text), parse_cell(cell_text))
         card = parse_face(text)  # the click: first fitting empty cell, row-major
         assert isinstance(state, GridState)
@@ -306,7 +310,7 @@ neighbour.{left_rule} A cell right of a king or of an empty cell takes nothing b
 Locked: an ace in column 0 and the unbroken run of its suit rising by one to its right.
 Locked cards never move again; one move may lock several cards at once.
 
-Notation: CARD>CELL, e.g. 7H>b5 (cells a0..d13). A card alone, e.g. 7H, is the click:
+Notation: CARD-CELL, e.g. 7H-b5 (cells a0..d13; 7H>b5 is read too, when quoted). A card alone, e.g. 7H, is the click:
 {click}
 """
 

@@ -1,0 +1,21 @@
+"""How a card looks on the terminal: rank and suit symbol, red or black."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from carpet.core.cards import SUIT_SYMBOLS, RANKS, rank, suit
+
+RED, BLACK = "bold red", "bold"
+
+
+def card_label(card: int) -> str:
+    return RANKS[rank(card)] + SUIT_SYMBOLS[suit(card)]
+
+
+def card_text(card: int | None, *, style: str = "", empty: str = "··") -> Text:
+    """One card as a two-character cell; ``None`` draws an empty place."""
+    if card is None or card < 0:
+        return Text(empty, style="dim")
+    colour = RED if suit(card) in (2, 3) else BLACK
+    return Text(card_label(card), style=f"{colour} {style}".strip())

@@ -1,0 +1,35 @@
+"""The Коврик board: 4 rows × 14 columns, locked prefixes marked, gaps visible."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from carpet.core.grid import COLS, EMPTY, ROW_NAMES, GridState
+
+from .cards_style import card_text
+
+
+def render(state: GridState) -> Table:
+    table = Table(show_header=True, header_style="dim", box=None, pad_edge=False, padding=(0, 1))
+    table.add_column("", style="dim")
+    for col in range(COLS):
+        table.add_column(str(col), justify="center")
+    for row, name in enumerate(ROW_NAMES):
+        cells = [Text(name, style="dim")]
+        for col in range(COLS):
+            card = state.cells[row * COLS + col]
+            if card == EMPTY:
+                # a gap is the place to play: bright when something fits it, dim when dead
+                live = bool(state._candidates(row * COLS + col))
+                cells.append(Text("[]" if live else "..", style="bold yellow" if live else "dim"))
+            else:
+                locked = col < state.locked[row]
+                cells.append(card_text(card, style="reverse green" if locked else ""))
+        table.add_row(*cells)
+    return table
+
+
+def legend() -> Text:
+    return Text.assemble(("locked", "reverse green"), " prefix  ", ("[]", "bold yellow"),
+                         " gap a card fits  ", ("..", "dim"), " dead gap", style="dim")

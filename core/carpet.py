@@ -1,0 +1,577 @@
+"""Carpet: the carpet family (Carpet, Aisleriot's Carpet, Foster's 1914 Carpet).
+
+Rules as in RULES.md, "Carpet family".  The carpet is 4 rows (a-d) × 5 columns
+(1-5); cells are numbered row-major, ``row * 5 + column - 1``.  Foundations are
+kept as a count per suit (PySol order ♣ ♠ ♥ ♦), so the card a foundation needs
+next is ``suit * 13 + count``.  The stock never gets cards back: it is the
+dealt tuple (top first) and the number of cards already drawn from it.  The
+waste is a list, bottom first.
+
+Actions (numbered from FIRST_ACTION, the same in every position)::
+
+    a1>F .. d5>F   a carpet card to its foundation        CELL_TO_FOUNDATION + cell
+    w>F            the waste top to its foundation         WASTE_TO_FOUNDATION
+    turn           the stock top onto the waste            TURN
+    w>a1 .. w>d5   fill a gap with the waste top           WASTE_FILL + cell
+    s>a1 .. s>d5   fill a gap with the stock top           STOCK_FILL + cell
+
+``carpet-auto`` has no fill actions and ``carpet-foster`` no stock fills: those
+indexes are holes in their index spaces (``valid_index``).
+"""
+
+from __future__ import annotations
+
+from .cards import ACE, SUITS, code, parse_face
+from .errors import BadAction, IllegalAction
+from .game import FIRST_ACTION, LOST, PLAYING, WON, State, Variant
+from .numbering import Deal, dealing_order
+
+ROWS, COLS = 4, 5
+CELLS = ROWS * COLS
+EMPTY = -1
+ROW_NAMES = "abcd"
+SUIT_NAMES = ("clubs", "spades", "hearts", "diamonds")
+
+CELL_TO_FOUNDATION = FIRST_ACTION  # + cell
+WASTE_TO_FOUNDATION = CELL_TO_FOUNDATION + CELLS
+TURN = WASTE_TO_FOUNDATION + 1
+WASTE_FILL = TURN + 1  # + cell
+STOCK_FILL = WASTE_FILL + CELLS  # + cell
+ACTION_COUNT = STOCK_FILL + CELLS
+
+
+def cell_name(cell: int) -> str:
+    return f"{ROW_NAMES[cell // COLS]}{cell % COLS + 1}"
+
+
+CELL_NAMES = tuple(cell_name(c) for c in range(CELLS))
+_CELL_BY_NAME = {name: c for c, name in enumerate(CELL_NAMES)}
+
+
+def parse_cell(text: str) -> int:
+    cell = _CELL_BY_NAME.get(text.strip().lower())
+    if cell is None:
+        raise BadAction(f"not a carpet cell: {text!r} (cells are a1..d5: row a-d, column 1-5)")
+    return cell
+
+
+def is_cell(text: str) -> bool:
+    return text.strip().lower() in _CELL_BY_NAME
+
+
+class CarpetState(State):
+    __slots__ = ("cells", "found", "stock", "drawn", "waste", "phase")
+
+    variant: "CarpetVariant"
+
+    def __init__(self, variant: "CarpetVariant", deal: Deal) -> None:
+        order, _rng = dealing_order(deal, 52)  # no draw after the deal: the generator is not kept
+        self.variant = variant
+        self.status = PLAYING
+        self.redeals_used = 0
+        self.waste: list[int] = []
+        #: 1 while holes refill from the stock by themselves (carpet-foster), else 2
+        self.phase = 2
+        if variant.foster:
+            self.found = [0, 0, 0, 0]
+            self.cells = order[:CELLS]
+            self.stock: tuple[int, ...] = tuple(order[CELLS:])
+            self.drawn = 0
+            self.score = 0
+            self.phase = 1
+            for cell in range(CELLS):  # aces dealt to the carpet, row by row (decision)
+                card = self.cells[cell]
+                if card % 13 == ACE:
+                    self.cells[cell] = EMPTY
+                    self._ace_out(card)
+                    self._refill_from_stock(cell)
+        else:
+            rest = [card for card in order if card % 13 != ACE]
+            self.found = [1, 1, 1, 1]
+            self.cells = rest[:CELLS]
+            self.stock = tuple(rest[CELLS:])
+            self.drawn = 0
+            self.score = 0
+        self._settle()
+
+    # --- rules ----------------------------------------------------------------------
+    def fits(self, card: int) -> bool:
+        """Whether ``card`` goes on its foundation now (aces are never played by hand)."""
+        count = self.found[card // 13]
+        return count > 0 and card % 13 == count
+
+    def _needed(self) -> list[int]:
+        """The card each started, unfinished foundation takes next."""
+        return [s * 13 + f for s, f in enumerate(self.found) if 0 < f < 13]
+
+    def playable_cells(self) -> list[int]:
+        """Carpet cells whose card fits its foundation, row-major."""
+        cells = self.cells
+        return sorted(cells.index(card) for card in self._needed() if card in cells)
+
+    def _carpet_can_play(self) -> bool:
+        cells = self.cells
+        for s, f in enumerate(self.found):
+            if 0 < f < 13 and s * 13 + f in cells:
+                return True
+        return False
+
+    @property
+    def stock_left(self) -> int:
+        return len(self.stock) - self.drawn
+
+    def can_turn(self) -> bool:
+        return self.drawn < len(self.stock) and self.phase == 2
+
+    def legal_actions(self) -> list[int]:
+        if self.status == WON:
+            return []
+        actions = [CELL_TO_FOUNDATION + cell for cell in self.playable_cells()]
+        if self.phase == 1:
+            return actions
+        waste = self.waste
+        if waste and self.fits(waste[-1]):
+            actions.append(WASTE_TO_FOUNDATION)
+        if self.drawn < len(self.stock):
+            actions.append(TURN)
+        variant = self.variant
+        if variant.player_fills and EMPTY in self.cells:
+            gaps = [cell for cell, card in enumerate(self.cells) if card == EMPTY]
+            if waste:
+                actions.extend(WASTE_FILL + gap for gap in gaps)
+            elif variant.stock_fills and self.drawn < len(self.stock):
+                actions.extend(STOCK_FILL + gap for gap in gaps)
+        return actions
+
+    def _has_action(self) -> bool:
+        if self.drawn < len(self.stock) and self.phase == 2:
+            return True  # turn (and in carpet a stock fill may be legal too)
+        waste = self.waste
+        if waste:
+            if self.fits(waste[-1]):
+                return True
+            if self.variant.player_fills and EMPTY in self.cells:
+                return True
+        return self._carpet_can_play()
+
+    def update_status(self) -> None:
+        if sum(self.found) == 52:
+            self.status = WON
+        elif self._has_action():
+            self.status = PLAYING
+        else:
+            self.status = LOST
+
+    def _settle(self) -> None:
+        """After the deal and after every action: foster's phase 2 starts by itself; status."""
+        if self.phase == 1 and not self._carpet_can_play():
+            self.phase = 2
+        self.update_status()
+
+    def apply(self, action: int) -> None:
+        variant = self.variant
+        if action < WASTE_TO_FOUNDATION:
+            if action < CELL_TO_FOUNDATION:
+                raise IllegalAction(f"not a {variant.id} action: {action}")
+            self._cell_to_foundation(action - CELL_TO_FOUNDATION)
+        elif self.phase == 1 and action < ACTION_COUNT and variant.valid_index(action):
+            raise IllegalAction("phase 1: the only action is a carpet card to its foundation"
+                                " (the stock is turned once no carpet card can be played)")
+        elif action == WASTE_TO_FOUNDATION:
+            self._waste_to_foundation()
+        elif action == TURN:
+            self._turn()
+        elif action < STOCK_FILL:
+            if not variant.player_fills:
+                raise IllegalAction(f"not a {variant.id} action: {action} (gaps fill by themselves)")
+            self._waste_fill(action - WASTE_FILL)
+        elif action < ACTION_COUNT and variant.stock_fills:
+            self._stock_fill(action - STOCK_FILL)
+        else:
+            raise IllegalAction(f"not a {variant.id} action: {action}")
+        self._settle()
+
+    def _refuse_foundation(self, card: int) -> IllegalAction:
+        s = card // 13
+        count = self.found[s]
+        if count == 0:
+            return IllegalAction(f"{code(card)} cannot go up: there is no {SUIT_NAMES[s]} foundation yet")
+        return IllegalAction(f"{code(card)} does not fit: the {SUIT_NAMES[s]} foundation needs "
+                             f"{code(s * 13 + count)}")
+
+    def _cell_to_foundation(self, cell: int) -> None:
+        card = self.cells[cell]
+        if card == EMPTY:
+            raise IllegalAction(f"{cell_name(cell)} is empty")
+        if not self.fits(card):
+            raise self._refuse_foundation(card)
+        self.found[card // 13] += 1
+        self.score += 1
+        self.cells[cell] = EMPTY
+        if self.variant.auto_fill:
+            waste = self.waste
+            if waste:
+                self.cells[cell] = waste.pop()
+            elif self.drawn < len(self.stock):
+                self.cells[cell] = self.stock[self.drawn]
+                self.drawn += 1
+        elif self.phase == 1:
+            self._refill_from_stock(cell)
+
+    def _refill_from_stock(self, cell: int) -> None:
+        """carpet-foster, phase 1: the stock top fills the hole; aces go up on the way."""
+        stock, drawn = self.stock, self.drawn
+        while drawn < len(stock):
+            card = stock[drawn]
+            drawn += 1
+            if card % 13 == ACE:
+                self._ace_out(card)
+            else:
+                self.cells[cell] = card
+                break
+        self.drawn = drawn
+
+    def _ace_out(self, ace: int) -> None:
+        self.found[ace // 13] = 1
+        self.score += 1
+
+    def _waste_to_foundation(self) -> None:
+        waste = self.waste
+        if not waste:
+            raise IllegalAction("the waste is empty")
+        card = waste[-1]
+        if not self.fits(card):
+            raise self._refuse_foundation(card)
+        waste.pop()
+        self.found[card // 13] += 1
+        self.score += 1
+
+    def _turn(self) -> None:
+        if self.drawn >= len(self.stock):
+            raise IllegalAction("the stock is empty (it is gone through once)")
+        card = self.stock[self.drawn]
+        self.drawn += 1
+        if card % 13 == ACE:  # only carpet-foster deals its aces into the stock
+            self._ace_out(card)
+        else:
+            self.waste.append(card)
+
+    def _waste_fill(self, cell: int) -> None:
+        if self.cells[cell] != EMPTY:
+            raise IllegalAction(f"{cell_name(cell)} is not empty")
+        if not self.waste:
+            raise IllegalAction("the waste is empty" + (", fill from the stock: s>" + cell_name(cell)
+                                                         if self.variant.stock_fills and self.stock_left
+                                                         else ""))
+        self.cells[cell] = self.waste.pop()
+
+    def _stock_fill(self, cell: int) -> None:
+        if self.cells[cell] != EMPTY:
+            raise IllegalAction(f"{cell_name(cell)} is not empty")
+        if self.waste:
+            raise IllegalAction(f"the waste is not empty: a gap takes the waste top (w>{cell_name(cell)})")
+        if self.drawn >= len(self.stock):
+            raise IllegalAction("the stock is empty")
+        self.cells[cell] = self.stock[self.drawn]
+        self.drawn += 1
+
+    # --- the simple player (hint and autoplay) --------------------------------------
+    def auto_action(self) -> int | None:
+        """A card to a foundation when one fits, else the waste top into a gap, else turn
+        the stock, else the stock top into a gap (only what the variant allows)."""
+        if self.status != PLAYING:
+            return None
+        playable = self.playable_cells()
+        if playable:
+            return CELL_TO_FOUNDATION + playable[0]
+        if self.phase == 1:
+            return None
+        waste = self.waste
+        if waste and self.fits(waste[-1]):
+            return WASTE_TO_FOUNDATION
+        gap = self.cells.index(EMPTY) if EMPTY in self.cells else -1
+        if waste and gap >= 0 and self.variant.player_fills:
+            return WASTE_FILL + gap
+        if self.drawn < len(self.stock):
+            return TURN
+        return None  # with the stock empty, a stock fill is never legal
+
+    def hint(self) -> int | None:
+        return self.auto_action()
+
+    # --- saving ---------------------------------------------------------------------
+    def snapshot(self) -> tuple:
+        return (tuple(self.cells), tuple(self.found), self.stock, self.drawn, tuple(self.waste),
+                self.phase, self.score, self.status)
+
+    def restore(self, snap: tuple) -> None:
+        cells, found, self.stock, self.drawn, waste, self.phase, self.score, self.status = snap
+        self.cells = list(cells)
+        self.found = list(found)
+        self.waste = list(waste)
+
+    def stock_cards(self) -> list[int]:
+        """The stock, top first."""
+        return list(self.stock[self.drawn:])
+
+    def foundation_top(self, suit: int) -> int | None:
+        count = self.found[suit]
+        return suit * 13 + count - 1 if count else None
+
+    def layout(self) -> dict:
+        foundations = {}
+        for s, letter in enumerate(SUITS):
+            top = self.foundation_top(s)
+            foundations[letter] = None if top is None else code(top)
+        return {
+            "foundations": foundations,
+            "carpet": [[None if c == EMPTY else code(c) for c in self.cells[r * COLS:(r + 1) * COLS]]
+                       for r in range(ROWS)],
+            "stock": [code(c) for c in self.stock[self.drawn:]],
+            "waste": [code(c) for c in self.waste],
+        }
+
+    def position_bytes(self) -> bytes:
+        stock = self.stock[self.drawn:]
+        return (bytes(c + 1 for c in self.cells) + bytes(self.found)
+                + bytes((self.phase, len(stock))) + bytes(stock)
+                + bytes((len(self.waste),)) + bytes(self.waste))
+
+    def all_cards(self) -> list[int]:
+        cards = [c for c in self.cells if c != EMPTY]
+        for s, count in enumerate(self.found):
+            cards.extend(range(s * 13, s * 13 + count))
+        cards.extend(self.stock[self.drawn:])
+        cards.extend(self.waste)
+        return cards
+
+
+class CarpetVariant(Variant):
+    family = "carpet"
+    action_count = ACTION_COUNT
+    redeals = 0
+    words = {"turn": TURN}
+
+    def __init__(self, id: str, *, source: str, summary: str, rules: str, foster: bool = False,
+                 auto_fill: bool = False) -> None:
+        self.id = id
+        self.source = source
+        self.summary = summary
+        self.rules = rules
+        self.foster = foster
+        self.auto_fill = auto_fill
+        #: the player fills gaps from the waste (carpet; foster in phase 2)
+        self.player_fills = not auto_fill
+        #: the player fills gaps from the stock when the waste is empty (carpet only)
+        self.stock_fills = not auto_fill and not foster
+
+    def new_state(self, deal: Deal) -> CarpetState:
+        return CarpetState(self, deal)
+
+    def valid_index(self, action: int) -> bool:
+        if action < FIRST_ACTION or action >= ACTION_COUNT:
+            return False
+        if action >= STOCK_FILL:
+            return self.stock_fills
+        if action >= WASTE_FILL:
+            return self.player_fills
+        return True
+
+    def action_text(self, action: int) -> str:
+        if not self.valid_index(action):
+            raise BadAction(f"not a {self.id} action: {action}")
+        if action < WASTE_TO_FOUNDATION:
+            return f"{CELL_NAMES[action - CELL_TO_FOUNDATION]}>F"
+        if action == WASTE_TO_FOUNDATION:
+            return "w>F"
+        if action == TURN:
+            return "turn"
+        if action < STOCK_FILL:
+            return f"w>{CELL_NAMES[action - WASTE_FILL]}"
+        return f"s>{CELL_NAMES[action - STOCK_FILL]}"
+
+    def _help(self) -> str:
+        fills = {(True, True): ", w>b3, s>b3", (True, False): ", w>b3", (False, False): ""}
+        return f"a1>F, w>F, turn{fills[(self.player_fills, self.stock_fills)]} or a card such as 7H"
+
+    def parse_move(self, text: str, state: State) -> int:
+        assert isinstance(state, CarpetState)
+        t = text.strip()
+        if ">" not in t:
+            if is_cell(t):
+                raise BadAction(f"a cell alone is not an action: {t.lower()}>F sends its card to "
+                                f"its foundation")
+            try:
+                card = parse_face(t)
+            except BadAction:
+                raise BadAction(f"not a {self.id} action: {text!r} (try {self._help()})") from None
+            return self._click(card, state)
+        source, _, target = (part.strip().lower() for part in t.partition(">"))
+        if target == "f":
+            if source == "w":
+                return WASTE_TO_FOUNDATION
+            if source == "s":
+                raise BadAction("the stock top never goes to a foundation directly: turn it first")
+            if is_cell(source):
+                return CELL_TO_FOUNDATION + parse_cell(source)
+            return self._click(self._card(source, text), state)
+        if source == "s" and target == "w":
+            return TURN
+        if is_cell(source):
+            raise BadAction("carpet cards never move to another cell, only to their foundation")
+        cell = parse_cell(target)
+        if not self.player_fills:
+            raise BadAction(f"{self.id} fills its gaps by itself: there is no fill action")
+        if source == "w":
+            return WASTE_FILL + cell
+        if source == "s":
+            if not self.stock_fills:
+                raise BadAction(f"{self.id} never fills a gap from the stock by hand; "
+                                f"only the waste top fills a gap (w>{cell_name(cell)})")
+            return STOCK_FILL + cell
+        card = self._card(source, text)
+        if not state.waste or state.waste[-1] != card:
+            raise IllegalAction(f"{code(card)} is not the waste top: only the waste top fills a gap by hand")
+        return WASTE_FILL + cell
+
+    def _card(self, source: str, text: str) -> int:
+        try:
+            return parse_face(source)
+        except BadAction:
+            raise BadAction(f"not a {self.id} action: {text!r} (try {self._help()})") from None
+
+    def _click(self, card: int, state: CarpetState) -> int:
+        """A card alone: it goes to its foundation from wherever it is available."""
+        if card in state.cells:
+            return CELL_TO_FOUNDATION + state.cells.index(card)
+        waste = state.waste
+        if waste and waste[-1] == card:
+            return WASTE_TO_FOUNDATION
+        name = code(card)
+        if card % 13 < state.found[card // 13]:
+            raise IllegalAction(f"{name} is already on its foundation")
+        if card in waste:
+            under = len(waste) - 1 - waste.index(card)
+            raise IllegalAction(f"{name} is in the waste under {under} card{'s' if under > 1 else ''};"
+                                f" only the waste top can be played")
+        raise IllegalAction(f"{name} is still in the stock")
+
+
+_CARPET_DEAL = """\
+Cards: one 52-card deck. Deal numbers are PySol's: the same number shows the same cards as
+PySolFC's "Carpet" (#ms1 for 1).
+
+Deal: the four aces are taken out of the shuffled deck and start the four foundations
+(clubs, spades, hearts, diamonds). The carpet, 4 rows (a-d) x 5 columns (1-5), is dealt
+row by row from the remaining cards in order; the other 28 cards are the stock, face down,
+its top the next card. The waste starts empty (PySolFC turns the first stock card at once;
+here it stays on the stock).
+"""
+
+_FOSTER_DEAL = """\
+Cards: one 52-card deck. Deal numbers are PySol's: the deck is shuffled exactly as for
+carpet (decision: the same number shuffles the same deck).
+
+Deal: the aces stay in the deck. The carpet, 4 rows (a-d) x 5 columns (1-5), is dealt row
+by row from the whole shuffled deck; the other 32 cards are the stock, its top the next
+card. Then, cell by cell in row-major order (decision), an ace in the carpet goes up to
+start its foundation and its cell is refilled from the stock top; if that card is an ace
+too, it goes up as well and the cell takes the next one, and so on. A foundation exists
+only once its ace is out (the others show empty).
+"""
+
+_FOUNDATIONS = """\
+Foundations build up in suit from the ace to the king. Every carpet card is available;
+cards never go onto carpet cards and carpet cards never move to another cell, only to their
+foundation. Only the waste's top card can be played. The stock is gone through once: the
+waste is never turned over, and there are no redeals.
+"""
+
+_CARPET_PLAY = """\
+Actions:
+  a carpet card to its foundation          b3>F
+  the waste top to its foundation          w>F
+  turn the stock's top card onto the waste turn  (always onto the waste, even when it would
+                                           fit a foundation: playing it is a second action)
+  fill a gap with the waste top            w>b3
+  fill a gap with the stock top            s>b3  (only when the waste is empty)
+A gap may stay open as long as the player likes; turning the stock is allowed with gaps
+open. A card alone, e.g. 7H, sends that card to its foundation from the carpet or the top
+of the waste.
+"""
+
+_AUTO_PLAY = """\
+Actions:
+  a carpet card to its foundation          b3>F
+  the waste top to its foundation          w>F
+  turn the stock's top card onto the waste turn  (always onto the waste, even when it would
+                                           fit a foundation: playing it is a second action)
+The player never fills a gap: the moment a carpet card goes to its foundation, its cell is
+filled with the waste top, or with the stock top when the waste is empty, or stays empty
+when both are empty (then no card is ever left to fill it). The card that fills a gap just
+lies there, even when it fits a foundation (decision): playing it is the player's action.
+A card alone, e.g. 7H, sends that card to its foundation from the carpet or the waste top.
+"""
+
+_FOSTER_PLAY = """\
+Phase 1. The player's only action is a carpet card to its foundation (b3>F). Every hole is
+refilled at once from the stock top; an ace that comes up that way goes to its foundation
+and the next stock card fills the hole. When the stock runs out, holes stay empty.
+
+Phase 2 starts by itself, and lasts to the end, as soon as no carpet card can be played
+(checked after the deal and after every action). Now holes are no longer refilled by
+themselves (a carpet card played leaves its hole empty), and the actions are:
+  a carpet card to its foundation          b3>F
+  the pile's top to its foundation         w>F
+  turn the stock's top card onto the pile  turn  (an ace goes straight to its foundation;
+                                           any other card goes onto the pile, even when it
+                                           would fit a foundation)
+  fill a hole with the pile's top card     w>b3  (whenever the player likes; never from
+                                           the stock)
+The extra pile is the waste. A card alone, e.g. 7H, sends that card to its foundation from
+the carpet or the top of the pile.
+"""
+
+_CARPET_END = """\
+Notation: cells a1..d5; F is the card's own foundation; w the waste top; s the stock top.
+Input also accepts lower case, 10 for T and suit symbols (10♦, t♦); s>w means turn.
+
+Won: all 52 cards on the foundations. Lost: no legal action left (undo still works). While
+a gap is open and the waste holds a card, filling is legal, so the game is not lost yet even
+when no card can reach a foundation (decision: RULES.md's "no legal action" taken as it is;
+a fill may uncover a waste card that fits).
+Score: {score}
+Counted moves: every action (card to a foundation, turn, fill) counts one; hints and undos
+are free, and an undo restores everything as it was before the action it takes back -
+position, score and counter - except the clock. After a win only restart (and hint) is
+accepted. Restart plays the same deal again from the start.
+Hint: the simple player's choice - a card to its foundation (the first cell row-major, then
+the waste top), else the waste top into the first gap, else turn the stock{stock_fill}.
+"""
+
+
+def _carpet_rules(kind: str) -> str:
+    deal = _FOSTER_DEAL if kind == "foster" else _CARPET_DEAL
+    play = {"carpet": _CARPET_PLAY, "auto": _AUTO_PLAY, "foster": _FOSTER_PLAY}[kind]
+    score = ("every card on the foundations counts one, the aces included (max 52; the aces "
+             "that go up during the deal count from the start)." if kind == "foster" else
+             "1 for every card put on a foundation; the four aces of the deal do not count "
+             "(max 48).")
+    stock_fill = (" (a stock fill is never needed: turning comes first, and with the stock empty "
+                  "there is nothing to fill from)" if kind == "carpet" else "")
+    return "\n".join((deal, _FOUNDATIONS, play, _CARPET_END.format(score=score, stock_fill=stock_fill)))
+
+
+VARIANTS = (
+    CarpetVariant("carpet", source="000",
+                  summary="4x5 carpet, aces on foundations, gaps filled by the player from waste "
+                          "(stock if waste empty)",
+                  rules=_carpet_rules("carpet")),
+    CarpetVariant("carpet-auto", source="002", auto_fill=True,
+                  summary="as carpet, but a gap is filled at once, automatically (Aisleriot)",
+                  rules=_carpet_rules("auto")),
+    CarpetVariant("carpet-foster", source="000 variant", foster=True,
+                  summary="aces stay in the deck; holes filled from the stock until stuck, "
+                          "then only from an extra pile",
+                  rules=_carpet_rules("foster")),
+)

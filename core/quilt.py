@@ -1,0 +1,865 @@
+"""Crazy Quilt: the quilt family (Crazy Quilt, Indian Carpet, Persian Carpet), two decks.
+
+Rules as in RULES.md, "Quilt family".  The quilt's cells are numbered row-major,
+``row * 8 + column`` (both from 0), and named ``a1``..``h8``.
+
+Actions name places, never cards (the two decks give every code twice): a move is
+``SOURCE>TARGET`` with the sources ``a1``..``h8`` (quilt cells), ``w`` (the waste top)
+and ``r1``..``r8`` (reserve tops), and the targets ``+C`` ``+S`` ``+H`` ``+D`` (the up
+piles, ace to king), ``-C`` ``-S`` ``-H`` ``-D`` (the down piles, king to ace), ``w``
+(onto the waste top) and ``r1``..``r8`` (onto a reserve top).  The stock games add the
+words ``turn`` and ``redeal``.  The action index is ``FIRST_MOVE + source * 17 + target``
+(sources: cells 0..63, waste 64, reserves 65..72; targets: up piles 0..3, down piles
+4..7, waste 8, reserves 9..16), then ``TURN`` and ``REDEAL``; index order is the
+canonical order of :meth:`QuiltState.legal_actions`.
+"""
+
+from __future__ import annotations
+
+from .cards import CODES, SUITS, code, parse_face
+from .errors import BadAction, IllegalAction
+from .game import FIRST_ACTION, LOST, PLAYING, WON, State, Variant
+from .numbering import Deal, dealing_order
+
+ROWS = COLS = 8
+CELLS = ROWS * COLS  # 64
+OFF = CELLS  # a sentinel cell off the quilt, always empty
+EMPTY = -1
+ROW_NAMES = "abcdefgh"
+DECK_CARDS = 104
+RESERVES = 8
+
+# places
+WASTE = CELLS  # source 64
+FIRST_RESERVE = CELLS + 1  # sources 65..72
+SOURCES = CELLS + 1 + RESERVES  # 73
+UP, DOWN = 0, 4  # target = UP + suit or DOWN + suit
+TO_WASTE = 8
+TO_RESERVE = 9  # targets 9..16
+TARGETS = 9 + RESERVES  # 17
+
+FIRST_MOVE = FIRST_ACTION
+TURN = FIRST_MOVE + SOURCES * TARGETS
+REDEAL = TURN + 1
+ACTION_COUNT = REDEAL + 1
+
+# the eight bases: deck 0's aces (up piles) and kings (down piles), clubs spades hearts diamonds
+UP_BASES = (0, 13, 26, 39)
+DOWN_BASES = (12, 25, 38, 51)
+BASES = frozenset(UP_BASES + DOWN_BASES)
+
+# kinds of action
+CELL_TO_FOUNDATION, CELL_TO_WASTE, WASTE_TO_FOUNDATION = 1, 2, 3
+CELL_TO_RESERVE, RESERVE_TO_FOUNDATION, RESERVE_TO_RESERVE = 4, 5, 6
+TURN_KIND, REDEAL_KIND = 7, 8
+
+
+def move_action(source: int, target: int) -> int:
+    return FIRST_MOVE + source * TARGETS + target
+
+
+def split(action: int) -> tuple[int, int]:
+    """A move action -> (source, target)."""
+    return divmod(action - FIRST_MOVE, TARGETS)
+
+
+# --- cells --------------------------------------------------------------------------------
+
+def cell_name(cell: int) -> str:
+    return f"{ROW_NAMES[cell // COLS]}{cell % COLS + 1}"
+
+
+def parse_cell(text: str) -> int:
+    t = text.strip().lower()
+    if len(t) == 2 and t[0] in ROW_NAMES and t[1] in "12345678":
+        return ROW_NAMES.index(t[0]) * COLS + int(t[1]) - 1
+    raise BadAction(f"not a quilt cell: {text!r} (cells are a1..h8: row a-h, column 1-8)")
+
+
+def orientation(cell: int) -> str:
+    """``'vertical'`` when row + column (both from 0) is even, else ``'horizontal'``."""
+    return "vertical" if (cell // COLS + cell % COLS) % 2 == 0 else "horizontal"
+
+
+def _short_side_neighbours(cell: int) -> tuple[int, int]:
+    """The two cells touching the card's short sides (OFF beyond the quilt's edge)."""
+    r, c = divmod(cell, COLS)
+    if (r + c) % 2 == 0:  # vertical: above and below
+        return (cell - COLS if r > 0 else OFF, cell + COLS if r < ROWS - 1 else OFF)
+    return (cell - 1 if c > 0 else OFF, cell + 1 if c < COLS - 1 else OFF)
+
+
+_NEIGHBOURS = tuple(_short_side_neighbours(cell) for cell in range(CELLS))
+_N1 = tuple(n[0] for n in _NEIGHBOURS)
+_N2 = tuple(n[1] for n in _NEIGHBOURS)
+
+
+def source_name(source: int) -> str:
+    if source < CELLS:
+        return cell_name(source)
+    if source == WASTE:
+        return "w"
+    return f"r{source - FIRST_RESERVE + 1}"
+
+
+def target_name(target: int) -> str:
+    if target < 8:
+        return ("+" if target < DOWN else "-") + SUITS[target % 4]
+    if target == TO_WASTE:
+        return "w"
+    return f"r{target - TO_RESERVE + 1}"
+
+
+_SUIT_LETTER = {"C": 0, "S": 1, "H": 2, "D": 3, "♣": 0, "♠": 1, "♥": 2, "♦": 3,
+                "♧": 0, "♤": 1, "♡": 2, "♢": 3}
+_DIRECTION = {"+": UP, "U": UP, "-": DOWN, "D": DOWN}
+
+
+def _parse_reserve(t: str) -> int | None:
+    if len(t) == 2 and t[0] == "R" and t[1] in "12345678":
+        return int(t[1]) - 1
+    return None
+
+
+def parse_source(text: str) -> int | None:
+    """``a1``..``h8``, ``w``, ``r1``..``r8`` -> source place; None when the text is no place."""
+    t = text.strip().upper()
+    if t == "W":
+        return WASTE
+    reserve = _parse_reserve(t)
+    if reserve is not None:
+        return FIRST_RESERVE + reserve
+    if len(t) == 2 and t[0].lower() in ROW_NAMES and t[1] in "12345678":
+        return parse_cell(t)
+    return None
+
+
+def parse_target(text: str) -> tuple[int | None, int | None]:
+    """Target text -> (target, None), or (None, UP/DOWN) when the suit is left to the card.
+
+    ``+H``/``UH``/``+♥`` up pile of hearts, ``-H``/``DH`` down pile, ``+``/``-``/``U``/``D``
+    the up/down pile of the moving card's suit, ``w`` the waste, ``r1``..``r8`` a reserve.
+    """
+    t = text.strip().upper()
+    if t == "W":
+        return TO_WASTE, None
+    reserve = _parse_reserve(t)
+    if reserve is not None:
+        return TO_RESERVE + reserve, None
+    if t in ("UP", "DOWN"):
+        t = t[0]
+    if t and t[0] in _DIRECTION:
+        direction = _DIRECTION[t[0]]
+        rest = t[1:]
+        if not rest:
+            return None, direction
+        if rest in _SUIT_LETTER:
+            return direction + _SUIT_LETTER[rest], None
+    raise BadAction(f"not a target: {text!r} (targets are +C +S +H +D up piles, -C -S -H -D "
+                    "down piles, w the waste, r1..r8 the reserves)")
+
+
+_PILE_NAMES = ("clubs", "spades", "hearts", "diamonds")
+
+
+def pile_name(target: int) -> str:
+    return f"the {'up' if target < DOWN else 'down'} pile of {_PILE_NAMES[target % 4]}"
+
+
+class AmbiguousAction(IllegalAction):
+    """A shorthand that names more than one legal action here."""
+
+
+# --- the position -------------------------------------------------------------------------
+
+class QuiltState(State):
+    """A quilt position.
+
+    ``cells`` holds 65 entries, the last (``OFF``) always empty, so that availability is
+    two look-ups.  ``stock`` (top last), ``waste`` (top last), the foundation piles and
+    the reserves (top last) are tuples, replaced when they change, so that a snapshot can
+    share them.  ``loc[card]`` is the card's quilt cell or -1; ``need[pile]`` the face the
+    pile takes next (-1 once complete).
+    """
+
+    __slots__ = ("cells", "stock", "waste", "found", "reserves", "loc", "need", "in_quilt",
+                 "on_found")
+
+    variant: "QuiltVariant"
+
+    def __init__(self, variant: "QuiltVariant", deal: Deal | None) -> None:
+        self.variant = variant
+        self.redeals_used = 0
+        self.status = PLAYING
+        if deal is None:
+            return  # filled by arranged()
+        order, _rng = dealing_order(deal, DECK_CARDS)  # no draw after the deal: rng not kept
+        rest = [card for card in order if card not in BASES]
+        self.cells = rest[:CELLS] + [EMPTY]
+        others = rest[CELLS:]
+        if variant.has_reserves:
+            self.stock = ()
+            self.waste = ()
+            self.reserves = [tuple(others[k::RESERVES]) for k in range(RESERVES)]
+        else:
+            self.stock = tuple(reversed(others))  # the next card dealt is the last
+            self.waste = ()
+            self.reserves = [()] * RESERVES
+        self.found = [(card,) for card in UP_BASES + DOWN_BASES]
+        self._reindex()
+        self.update_status()
+
+    @classmethod
+    def arranged(cls, variant: "QuiltVariant", *, quilt, stock=(), waste=(), foundations=None,
+                 reserves=None, redeals_used: int = 0) -> "QuiltState":
+        """A chosen position (for tests and puzzles); card ids, EMPTY/None for holes.
+
+        ``quilt``: 64 cells row-major (or 8 rows of 8); ``stock``: top first; ``waste``:
+        bottom first; ``foundations``: 8 piles bottom first (up ♣ ♠ ♥ ♦, down ♣ ♠ ♥ ♦),
+        just the bases when omitted; ``reserves``: 8 piles bottom first.  Cards are not
+        checked for completeness.
+        """
+        state = cls(variant, None)
+        quilt = list(quilt)
+        cells = [c for row in quilt for c in row] if len(quilt) == ROWS else quilt
+        if len(cells) != CELLS:
+            raise ValueError("a quilt has 64 cells")
+        state.cells = [EMPTY if c is None else c for c in cells] + [EMPTY]
+        state.stock = tuple(reversed(stock))
+        state.waste = tuple(waste)
+        if foundations is None:
+            foundations = [(card,) for card in UP_BASES + DOWN_BASES]
+        state.found = [tuple(pile) for pile in foundations]
+        state.reserves = [tuple(p) for p in reserves] if reserves is not None else [()] * RESERVES
+        state.redeals_used = redeals_used
+        state._reindex()
+        state.update_status()
+        return state
+
+    def _reindex(self) -> None:
+        loc = [-1] * DECK_CARDS
+        n = 0
+        for cell in range(CELLS):
+            card = self.cells[cell]
+            if card != EMPTY:
+                loc[card] = cell
+                n += 1
+        self.loc = loc
+        self.in_quilt = n
+        self.need = [self._pile_need(pile) for pile in range(8)]
+        self.on_found = sum(len(p) for p in self.found)
+        self.score = self.on_found - 8
+
+    def _pile_need(self, pile: int) -> int:
+        n = len(self.found[pile])
+        if n >= 13:
+            return -1
+        suit = pile % 4
+        return suit * 13 + (n if pile < DOWN else 12 - n)
+
+    # --- the quilt ------------------------------------------------------------------------
+    def is_available(self, cell: int) -> bool:
+        """Whether a card lies in ``cell`` and one of its short sides touches no card."""
+        cells = self.cells
+        return cells[cell] != EMPTY and (cells[_N1[cell]] == EMPTY or cells[_N2[cell]] == EMPTY)
+
+    def available(self) -> list[int]:
+        """The cells whose cards are available now, row-major."""
+        cells = self.cells
+        return [cell for cell in range(CELLS)
+                if cells[cell] != EMPTY and (cells[_N1[cell]] == EMPTY or cells[_N2[cell]] == EMPTY)]
+
+    orientation = staticmethod(orientation)
+
+    def top(self, source: int) -> int:
+        """The card at a source place (a cell, the waste top, a reserve top), or EMPTY."""
+        if source < CELLS:
+            return self.cells[source]
+        pile = self.waste if source == WASTE else self.reserves[source - FIRST_RESERVE]
+        return pile[-1] if pile else EMPTY
+
+    # --- legality -------------------------------------------------------------------------
+    def _why_not(self, action: int) -> str | None:
+        """None when ``action`` is legal here, else the reason, one line."""
+        variant = self.variant
+        if self.status == WON:
+            return "the game is won"
+        kind = variant.kinds[action] if 0 <= action < ACTION_COUNT else 0
+        if not kind:
+            return f"not a {variant.id} action: {action}"
+        if kind == TURN_KIND:
+            if self.stock:
+                return None
+            if self.waste and self.redeals_used < variant.redeals:
+                return "the stock is empty: redeal to turn the waste over"
+            return "the stock is empty"
+        if kind == REDEAL_KIND:
+            if self.stock:
+                return "the stock is not empty yet: a redeal turns the waste over only when it is"
+            if not self.waste:
+                return "nothing to redeal: the waste is empty"
+            if self.redeals_used >= variant.redeals:
+                return "no redeals left"
+            return None
+        source, target = split(action)
+        card = self.top(source)
+        if card == EMPTY:
+            if source < CELLS:
+                return f"{cell_name(source)} is empty"
+            return "the waste is empty" if source == WASTE else f"{source_name(source)} is empty"
+        if source < CELLS and not (self.cells[_N1[source]] == EMPTY or self.cells[_N2[source]] == EMPTY):
+            return f"{cell_name(source)} ({code(card)}) is not available: both its short sides touch cards"
+        face = card % 52
+        if target < 8:
+            if self.need[target] == face:
+                return None
+            if self.need[target] < 0:
+                return f"{code(card)} cannot go to {pile_name(target)}: it is complete"
+            return (f"{code(card)} does not fit {pile_name(target)}: it takes "
+                    f"{CODES[self.need[target]]} next")
+        if target == TO_WASTE:
+            if not self.waste:
+                return "the waste is empty: a quilt card goes only onto a waste card"
+            under = self.waste[-1] % 52
+            if under // 13 == face // 13 and (face - under == 1 or under - face == 1):
+                return None
+            return f"{code(card)} does not go on the waste's {code(under)}: same suit, one rank up or down"
+        reserve = self.reserves[target - TO_RESERVE]
+        if not reserve:
+            if source >= FIRST_RESERVE and len(self.reserves[source - FIRST_RESERVE]) == 1:
+                return f"{source_name(source)} holds one card: moving it to an empty reserve changes nothing"
+            return None
+        under = reserve[-1] % 52
+        if under // 13 == face // 13 and (face - under == 1 or under - face == 1):
+            return None
+        return (f"{code(card)} does not go on {target_name(target)}'s {code(under)}: "
+                "same suit, one rank up or down")
+
+    def is_legal(self, action: int) -> bool:
+        return self._why_not(action) is None
+
+    def legal_actions(self) -> list[int]:
+        if self.status == WON:
+            return []
+        cells, need = self.cells, self.need
+        reserves_game = self.variant.has_reserves
+        actions = []
+        reserve_tops = [(k, r[-1] % 52) for k, r in enumerate(self.reserves) if r] if reserves_game else []
+        empty_reserves = [k for k, r in enumerate(self.reserves) if not r] if reserves_game else []
+        waste_face = self.waste[-1] % 52 if self.waste else -1
+        for cell in range(CELLS):
+            card = cells[cell]
+            if card == EMPTY or not (cells[_N1[cell]] == EMPTY or cells[_N2[cell]] == EMPTY):
+                continue
+            face = card % 52
+            base = FIRST_MOVE + cell * TARGETS
+            for pile in range(8):
+                if need[pile] == face:
+                    actions.append(base + pile)
+            if reserves_game:
+                for k in _targets_onto(face, reserve_tops, empty_reserves):
+                    actions.append(base + TO_RESERVE + k)
+            elif waste_face >= 0 and _adjacent(face, waste_face):
+                actions.append(base + TO_WASTE)
+        if waste_face >= 0:
+            base = FIRST_MOVE + WASTE * TARGETS
+            for pile in range(8):
+                if need[pile] == waste_face:
+                    actions.append(base + pile)
+        for k, face in reserve_tops:
+            base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
+            for pile in range(8):
+                if need[pile] == face:
+                    actions.append(base + pile)
+            lone = len(self.reserves[k]) == 1
+            for j in _targets_onto(face, reserve_tops, [] if lone else empty_reserves):
+                if j != k:
+                    actions.append(base + TO_RESERVE + j)
+        if not reserves_game:
+            if self.stock:
+                actions.append(TURN)
+            elif self.waste and self.redeals_used < self.variant.redeals:
+                actions.append(REDEAL)
+        return actions
+
+    def has_action(self) -> bool:
+        """Whether any action is legal (cheap: the usual cases are decided at once)."""
+        if self.variant.has_reserves:
+            return self._reserve_game_has_action()
+        if self.stock or (self.waste and self.redeals_used < self.variant.redeals):
+            return True
+        need, loc, cells = self.need, self.loc, self.cells
+        wanted = [f for f in need if f >= 0]
+        if self.waste:
+            face = self.waste[-1] % 52
+            if face in wanted:
+                return True
+            if face % 13 != 12:
+                wanted.append(face + 1)
+            if face % 13 != 0:
+                wanted.append(face - 1)
+        for face in wanted:
+            for card in (face, face + 52):
+                cell = loc[card]
+                if cell >= 0 and (cells[_N1[cell]] == EMPTY or cells[_N2[cell]] == EMPTY):
+                    return True
+        return False
+
+    def _reserve_game_has_action(self) -> bool:
+        reserves = self.reserves
+        need = self.need
+        empty = False
+        wanted = [f for f in need if f >= 0]
+        tops = []
+        for r in reserves:
+            if not r:
+                empty = True
+                continue
+            if len(r) > 1 and empty:
+                return True
+            face = r[-1] % 52
+            if face in need:
+                return True
+            tops.append(face)
+        if empty and (self.in_quilt or any(len(r) > 1 for r in reserves)):
+            return True
+        for face in tops:
+            if face % 13 != 12:
+                if face + 1 in tops:
+                    return True
+                wanted.append(face + 1)
+            if face % 13 != 0:
+                wanted.append(face - 1)
+        loc, cells = self.loc, self.cells
+        for face in wanted:
+            for card in (face, face + 52):
+                cell = loc[card]
+                if cell >= 0 and (cells[_N1[cell]] == EMPTY or cells[_N2[cell]] == EMPTY):
+                    return True
+        return False
+
+    def update_status(self) -> None:
+        if self.on_found == DECK_CARDS:
+            self.status = WON
+        elif self.has_action():
+            self.status = PLAYING
+        else:
+            self.status = LOST
+
+    # --- playing --------------------------------------------------------------------------
+    def apply(self, action: int) -> None:
+        kinds = self.variant.kinds
+        kind = kinds[action] if 0 <= action < ACTION_COUNT else 0
+        if kind == TURN_KIND:
+            stock = self.stock
+            if not stock or self.status == WON:
+                raise IllegalAction(self._why_not(action))
+            self.waste += (stock[-1],)
+            self.stock = stock[:-1]
+        elif kind == CELL_TO_FOUNDATION:
+            # the hot path, written out
+            cell, pile = divmod(action - FIRST_MOVE, TARGETS)
+            cells = self.cells
+            card = cells[cell]
+            if (card == EMPTY or self.need[pile] != card % 52
+                    or not (cells[_N1[cell]] == EMPTY or cells[_N2[cell]] == EMPTY)):
+                raise IllegalAction(self._why_not(action))
+            cells[cell] = EMPTY
+            self.loc[card] = -1
+            self.in_quilt -= 1
+            self._found_push(pile, card)
+        else:
+            reason = self._why_not(action)
+            if reason is not None:
+                raise IllegalAction(reason)
+            if kind == REDEAL_KIND:
+                self.stock = self.waste[::-1]  # the card first dealt to the waste comes first
+                self.waste = ()
+                self.redeals_used += 1
+            else:
+                source, target = split(action)
+                card = self._take(source)
+                if target < 8:
+                    self._found_push(target, card)
+                elif target == TO_WASTE:
+                    self.waste += (card,)
+                else:
+                    k = target - TO_RESERVE
+                    self.reserves[k] += (card,)
+        # status, cheaply: a card left the quilt or stock, or went to a foundation
+        if self.on_found == DECK_CARDS:
+            self.status = WON
+        elif self.stock and not self.variant.has_reserves:
+            self.status = PLAYING
+        else:
+            self.update_status()
+
+    def _take(self, source: int) -> int:
+        if source < CELLS:
+            card = self.cells[source]
+            self.cells[source] = EMPTY
+            self.loc[card] = -1
+            self.in_quilt -= 1
+        elif source == WASTE:
+            card = self.waste[-1]
+            self.waste = self.waste[:-1]
+        else:
+            k = source - FIRST_RESERVE
+            pile = self.reserves[k]
+            card = pile[-1]
+            self.reserves[k] = pile[:-1]
+        return card
+
+    def _found_push(self, pile: int, card: int) -> None:
+        found = self.found[pile] + (card,)
+        self.found[pile] = found
+        n = len(found)
+        if n >= 13:
+            self.need[pile] = -1
+        else:
+            self.need[pile] += 1 if pile < DOWN else -1
+        self.on_found += 1
+        self.score = self.on_found - 8
+
+    # --- hint -----------------------------------------------------------------------------
+    def hint(self) -> int | None:
+        """A short search for a line that wins or gains most; else the best-ranked action."""
+        actions = self.legal_actions()
+        if not actions:
+            return None
+        if len(actions) == 1:
+            return actions[0]
+        from .search import find_win  # the search sits above the variants
+
+        result = find_win(self, node_limit=150)
+        if result.actions and (result.won or result.best_score > self.score):
+            return result.actions[0]
+        return max(actions, key=self.action_rank)  # max keeps the first of equals
+
+    def action_rank(self, action: int) -> int:
+        """How promising an action looks at a glance (higher first); used by hint and search."""
+        if action == TURN:
+            return 20
+        if action == REDEAL:
+            return 1
+        source, target = split(action)
+        if target < 8:
+            rank = 100
+            if source < CELLS:
+                rank += self._frees(source)
+            return rank
+        if target == TO_WASTE:
+            return 50 + self._frees(source)
+        # onto a reserve
+        onto = self.reserves[target - TO_RESERVE]
+        if source < CELLS:
+            return (40 if onto else 10) + self._frees(source)
+        emptied = len(self.reserves[source - FIRST_RESERVE]) == 1
+        return (30 if emptied else 15) if onto else 5
+
+    def _frees(self, cell: int) -> int:
+        """How many cards become available when ``cell`` empties (0..4)."""
+        cells = self.cells
+        freed = 0
+        r, c = divmod(cell, COLS)
+        for n in ((cell - COLS) if r else -1, (cell + COLS) if r < ROWS - 1 else -1,
+                  (cell - 1) if c else -1, (cell + 1) if c < COLS - 1 else -1):
+            if n >= 0 and cells[n] != EMPTY:
+                # n's short side touches cell only if they are aligned that way
+                if cell in (_N1[n], _N2[n]) and cells[_N1[n] if _N2[n] == cell else _N2[n]] != EMPTY:
+                    freed += 1
+        return freed
+
+    # --- saving ---------------------------------------------------------------------------
+    def snapshot(self) -> tuple:
+        return (tuple(self.cells), self.stock, self.waste, tuple(self.found), tuple(self.reserves),
+                self.redeals_used, self.status)
+
+    def restore(self, snap: tuple) -> None:
+        cells, self.stock, self.waste, found, reserves, self.redeals_used, self.status = snap
+        self.cells = list(cells)
+        self.found = list(found)
+        self.reserves = list(reserves)
+        self._reindex()
+
+    def layout(self) -> dict:
+        found = {
+            "up": {SUITS[s]: code(self.found[UP + s][-1]) for s in range(4)},
+            "down": {SUITS[s]: code(self.found[DOWN + s][-1]) for s in range(4)},
+        }
+        quilt = [[None if c == EMPTY else code(c) for c in self.cells[r * COLS:(r + 1) * COLS]]
+                 for r in range(ROWS)]
+        if self.variant.has_reserves:
+            return {"foundations": found, "quilt": quilt,
+                    "reserves": [[code(c) for c in r] for r in self.reserves]}
+        return {"foundations": found, "quilt": quilt,
+                "stock": [code(c) for c in reversed(self.stock)],
+                "waste": [code(c) for c in self.waste]}
+
+    def position_bytes(self) -> bytes:
+        """Cells (id + 1, 0 for a hole), then each pile bottom first, 255 between parts.
+
+        Card ids, not codes: the two decks' copies differ, so equal bytes mean equal
+        positions exactly.  The redeals used end it.
+        """
+        parts = [bytes(c + 1 for c in self.cells[:CELLS]), bytes(c + 1 for c in reversed(self.stock)),
+                 bytes(c + 1 for c in self.waste)]
+        parts += [bytes(c + 1 for c in pile) for pile in self.found]
+        if self.variant.has_reserves:
+            parts += [bytes(c + 1 for c in pile) for pile in self.reserves]
+        parts.append(bytes((self.redeals_used,)))
+        return b"\xff".join(parts)
+
+    def all_cards(self) -> list[int]:
+        cards = [c for c in self.cells[:CELLS] if c != EMPTY]
+        cards += self.stock
+        cards += self.waste
+        for pile in self.found:
+            cards += pile
+        for pile in self.reserves:
+            cards += pile
+        return cards
+
+
+def _adjacent(face: int, other: int) -> bool:
+    """Same suit and one rank apart (ace and king are not)."""
+    return face // 13 == other // 13 and (face - other == 1 or other - face == 1)
+
+
+def _targets_onto(face: int, reserve_tops, empty_reserves) -> list[int]:
+    """Reserves a card of ``face`` may go onto, in order: fitting tops and empty reserves."""
+    out = [k for k, top in reserve_tops if _adjacent(face, top)]
+    if empty_reserves:
+        out = sorted(out + empty_reserves)
+    return out
+
+
+# --- the variants -------------------------------------------------------------------------
+
+class QuiltVariant(Variant):
+    family = "quilt"
+    action_count = ACTION_COUNT
+
+    def __init__(self, id: str, *, source: str, summary: str, redeals: int, has_reserves: bool) -> None:
+        self.id = id
+        self.source = source
+        self.summary = summary
+        self.redeals = redeals
+        self.has_reserves = has_reserves
+        self.words = {} if has_reserves else {"turn": TURN, "redeal": REDEAL}
+        self.kinds = self._kinds()
+        self.rules = _quilt_rules(self)
+
+    def _kinds(self) -> list[int]:
+        kinds = [0] * ACTION_COUNT
+        for source in range(SOURCES):
+            for target in range(TARGETS):
+                kinds[move_action(source, target)] = _kind(source, target, self.has_reserves)
+        if not self.has_reserves:
+            kinds[TURN] = TURN_KIND
+            kinds[REDEAL] = REDEAL_KIND
+        return kinds
+
+    def valid_index(self, action: int) -> bool:
+        return 0 <= action < ACTION_COUNT and self.kinds[action] != 0
+
+    def new_state(self, deal: Deal) -> QuiltState:
+        return QuiltState(self, deal)
+
+    def action_text(self, action: int) -> str:
+        if not self.valid_index(action):
+            raise BadAction(f"not a {self.id} action: {action}")
+        if action == TURN:
+            return "turn"
+        if action == REDEAL:
+            return "redeal"
+        source, target = split(action)
+        return f"{source_name(source)}>{target_name(target)}"
+
+    def parse_move(self, text: str, state: State) -> int:
+        """``c4>+H`` (canonical), ``c4>+`` (the card's own suit), ``7H>+H``/``7H>w`` (a card
+        shown at one place), ``c4`` or ``w`` or ``r3`` (the one move from that place), ``7H``
+        (the one move of that card, to a foundation if it has one)."""
+        assert isinstance(state, QuiltState)
+        word = text.strip().lower()
+        if word in ("turn", "redeal"):
+            raise BadAction(f"{self.id} has no stock: there is nothing to {word}")
+        if ">" in text:
+            left, _, right = text.partition(">")
+            target, direction = parse_target(right)
+            source = parse_source(left)
+            if source is not None:
+                self._check_source(source)
+                if target is None:
+                    card = state.top(source)
+                    if card == EMPTY:
+                        raise IllegalAction(f"{source_name(source)} is empty")
+                    target = direction + card % 52 // 13
+                return self._checked(move_action(source, target))
+            face = _parse_card(left)
+            return self._resolve(state, text, lambda s, t: state.top(s) % 52 == face
+                                 and (t == target if target is not None else t == direction + face // 13))
+        source = parse_source(text)
+        if source is not None:
+            self._check_source(source)
+            return self._resolve(state, text, lambda s, t: s == source)
+        face = _parse_card(text)
+        return self._resolve(state, text, lambda s, t: state.top(s) % 52 == face)
+
+    def _check_source(self, source: int) -> None:
+        if source == WASTE and self.has_reserves:
+            raise BadAction(f"{self.id} has no waste")
+        if source >= FIRST_RESERVE and not self.has_reserves:
+            raise BadAction(f"{self.id} has no reserves")
+
+    def _checked(self, action: int) -> int:
+        if not self.valid_index(action):
+            source, target = split(action)
+            if target == TO_WASTE:
+                why = "has no waste" if self.has_reserves else "takes only quilt cards onto the waste"
+            elif target >= TO_RESERVE:
+                why = "has no reserves" if not self.has_reserves else "moves a reserve's card only onto another reserve"
+            else:
+                why = "has no such move"
+            raise BadAction(f"{self.id} {why}: {source_name(source)}>{target_name(target)}")
+        return action
+
+    def _resolve(self, state: "QuiltState", text: str, wanted) -> int:
+        """The one legal move ``wanted(source, target)`` picks, foundation moves first."""
+        moves = [a for a in state.legal_actions() if a < TURN and wanted(*split(a))]
+        to_foundation = [a for a in moves if split(a)[1] < 8]
+        for group in (to_foundation, moves):
+            if len(group) == 1:
+                return group[0]
+            if len(group) > 1:
+                options = ", ".join(self.action_text(a) for a in group)
+                raise AmbiguousAction(f"{text.strip()!r} is ambiguous here: {options}; type the move in full")
+        raise IllegalAction(f"{text.strip()!r}: no legal move matches it now")
+
+
+def _parse_card(text: str) -> int:
+    try:
+        return parse_face(text)
+    except BadAction:
+        raise BadAction(f"not a quilt action: {text!r} (moves look like c4>+H, w>-S, c4>w, "
+                        "r3>r5, or a card alone like 7H)") from None
+
+
+def _kind(source: int, target: int, has_reserves: bool) -> int:
+    if source < CELLS:
+        if target < 8:
+            return CELL_TO_FOUNDATION
+        if target == TO_WASTE:
+            return 0 if has_reserves else CELL_TO_WASTE
+        return CELL_TO_RESERVE if has_reserves else 0
+    if source == WASTE:
+        return WASTE_TO_FOUNDATION if target < 8 and not has_reserves else 0
+    if not has_reserves:
+        return 0
+    if target < 8:
+        return RESERVE_TO_FOUNDATION
+    if target >= TO_RESERVE and target - TO_RESERVE != source - FIRST_RESERVE:
+        return RESERVE_TO_RESERVE
+    return 0
+
+
+# --- the rules, in our own words -------------------------------------------------------------
+
+_QUILT_COMMON = """\
+Two full decks, 104 cards.
+
+Foundations: eight piles. The ace and the king of each suit from the first deck (card ids
+below 52, decision) are the bases: four up piles that start with an ace and are built up in
+suit to the king, and four down piles that start with a king and are built down in suit to
+the ace (clubs, spades, hearts, diamonds). Every other card has a twin; one of the two ends
+on the up pile of its suit, the other on the down pile.
+
+Deal (our own, decision): the 104 cards in PySol id order are shuffled with the PySol
+generator of the deal number (no Microsoft reorder for 104 cards). Dealing from the top,
+the eight bases are taken out wherever they fall; the next 64 cards form the quilt, 8 rows
+(a-h) of 8 columns (1-8), dealt row by row from a1 to h8; {rest}
+
+The quilt: a card lies vertically when its row and column, counted from 0, add up to an even
+number (a1 is vertical, a2 horizontal, b1 horizontal: a chessboard), horizontally otherwise.
+A quilt card is available when one of its short sides touches no card: for a vertical card
+the cell above or the cell below is empty or beyond the edge; for a horizontal card the cell
+to its left or right is. At the start 16 cards are available (the vertical ones of rows a
+and h and the horizontal ones of columns 1 and 8). A cell once emptied stays empty.
+
+{moves}
+A card that fits both the up and the down pile of its suit can go to either: two moves.
+Nothing ever comes back from a foundation.
+
+Notation: SOURCE>TARGET. Sources: a1..h8 (an available quilt card){sources}. Targets: +C +S
++H +D (up piles), -C -S -H -D (down piles){targets}. For example {examples}. Input may be
+in lower case and may use suit symbols; UH/DH mean +H/-H; c4>+ and c4>- take the card's own
+suit. Shorthands: a card alone (7H) or a place alone (c4{place}) is the one legal move of that
+card or from that place, a move to a foundation first; when two or more moves qualify it is
+an error that lists them. CARD>TARGET (7H>+H) is the one such move of a card with that code.
+
+Won: all 104 cards on the foundations. Lost: no legal action left; undo still works.
+Score: cards on the foundations beyond the eight bases (0 to 96).
+Counted moves: every move{counted} counts one. Hints and undos are free; an undo takes back
+the last counted action and restores everything as it was before it, the counter included{refund}.
+It never winds back the clock. After a win only restart (and hint) is accepted.
+Hint: names one legal action (a short search for a line that wins or puts more cards on the
+foundations, else the most promising move at a glance); with the game over it says so.
+Restart plays the same deal again from the start: layout, score, counters{restart_redeals}, clock.
+"""
+
+_STOCK_REST = """the other 32 cards are the
+stock, face down; its top is the next card dealt. The waste starts empty."""
+
+_RESERVE_REST = """the other 32 cards are dealt
+face up to eight reserves r1..r8, one card to each in turn, four rounds (rules of Goodsol's
+"Persian Rug", decision); the last card dealt to a reserve is its top. There is no stock and
+no waste."""
+
+_STOCK_MOVES = """\
+Moves:
+- an available quilt card or the waste's top card goes to a foundation that takes it;
+- an available quilt card goes onto the waste's top card when it has the same suit and is one
+  rank higher or lower (an ace and a king are not neighbours); an empty waste takes nothing
+  from the quilt (decision);
+- turn: the stock's top card goes face up onto the waste;
+- redeal ({redeals}): when the stock is empty and the waste is not, the waste is turned
+  over as it is, unshuffled, to be the stock again: the card first dealt to the waste is the
+  first dealt again. The quilt cards played onto the waste come back with it. A redeal is
+  possible only then, never earlier (decision)."""
+
+_RESERVE_MOVES = """\
+Moves:
+- an available quilt card or a reserve's top card goes to a foundation that takes it;
+- an available quilt card or a reserve's top card goes onto another reserve's top card when
+  it has the same suit and is one rank higher or lower (an ace and a king are not
+  neighbours);
+- an empty reserve takes any one available quilt card or reserve top card, except a reserve's
+  only card: moving a lone card from reserve to reserve changes nothing but its number and is
+  refused, so a stuck game ends as lost instead of going round forever (decision).
+There is no redeal."""
+
+
+def _quilt_rules(variant: QuiltVariant) -> str:
+    if variant.has_reserves:
+        return _QUILT_COMMON.format(
+            rest=_RESERVE_REST, moves=_RESERVE_MOVES,
+            sources=", r1..r8 (a reserve's top card)", targets=", r1..r8 (onto a reserve)",
+            examples="c4>+H, r2>-S, c4>r3, r3>r5", place=", r3", counted="", refund="",
+            restart_redeals="")
+    redeals = "once per attempt" if variant.redeals == 1 else f"{variant.redeals} times per attempt"
+    return _QUILT_COMMON.format(
+        rest=_STOCK_REST, moves=_STOCK_MOVES.format(redeals=redeals),
+        sources=", w (the waste's top card)", targets=", w (onto the waste's top card)",
+        examples="c4>+H, w>-S, c4>w, turn, redeal", place=", w",
+        counted=", every turn and every redeal",
+        refund=" and the redeal it took back, if it was one", restart_redeals=", redeals")
+
+
+VARIANTS = (
+    QuiltVariant("crazy-quilt", source="003", redeals=1, has_reserves=False,
+                 summary="2 decks, 8x8 quilt, 4 ace-up + 4 king-down foundations, 1 unshuffled redeal"),
+    QuiltVariant("indian-carpet", source="003", redeals=2, has_reserves=False,
+                 summary="as crazy-quilt with 2 redeals"),
+    QuiltVariant("persian-carpet", source="003", redeals=0, has_reserves=True,
+                 summary="as crazy-quilt, but the 32 other cards go face up to 8 reserves; no stock"),
+)
