@@ -21,6 +21,8 @@ indexes are holes in their index spaces (``valid_index``).
 
 from __future__ import annotations
 
+import textwrap
+
 from .cards import ACE, SUITS, code, parse_face
 from .errors import BadAction, IllegalAction
 from .game import FIRST_ACTION, LOST, PLAYING, WON, State, Variant
@@ -119,9 +121,6 @@ class CarpetState(State):
     @property
     def stock_left(self) -> int:
         return len(self.stock) - self.drawn
-
-    def can_turn(self) -> bool:
-        return self.drawn < len(self.stock) and self.phase == 2
 
     def legal_actions(self) -> list[int]:
         if self.status == WON:
@@ -310,10 +309,6 @@ class CarpetState(State):
         self.found = list(found)
         self.waste = list(waste)
 
-    def stock_cards(self) -> list[int]:
-        """The stock, top first."""
-        return list(self.stock[self.drawn:])
-
     def foundation_top(self, suit: int) -> int | None:
         count = self.found[suit]
         return suit * 13 + count - 1 if count else None
@@ -489,23 +484,23 @@ waste is never turned over, and there are no redeals.
 
 _CARPET_PLAY = """\
 Actions:
-  a carpet card to its foundation          b3>F
-  the waste top to its foundation          w>F
-  turn the stock's top card onto the waste turn  (always onto the waste, even when it would
-                                           fit a foundation: playing it is a second action)
-  fill a gap with the waste top            w>b3
-  fill a gap with the stock top            s>b3  (only when the waste is empty)
-A gap may stay open as long as the player likes; turning the stock is allowed with gaps
+  b3>F   a carpet card to its foundation
+  w>F    the waste top to its foundation
+  turn   the stock's top card onto the waste: always onto the waste, even when it would fit
+         a foundation (playing it is a second action)
+  w>b3   fill a gap with the waste top
+  s>b3   fill a gap with the stock top, only when the waste is empty
+A gap may stay open as long as the player likes, and the stock may be turned with gaps
 open. A card alone, e.g. 7H, sends that card to its foundation from the carpet or the top
 of the waste.
 """
 
 _AUTO_PLAY = """\
 Actions:
-  a carpet card to its foundation          b3>F
-  the waste top to its foundation          w>F
-  turn the stock's top card onto the waste turn  (always onto the waste, even when it would
-                                           fit a foundation: playing it is a second action)
+  b3>F   a carpet card to its foundation
+  w>F    the waste top to its foundation
+  turn   the stock's top card onto the waste: always onto the waste, even when it would fit
+         a foundation (playing it is a second action)
 The player never fills a gap: the moment a carpet card goes to its foundation, its cell is
 filled with the waste top, or with the stock top when the waste is empty, or stays empty
 when both are empty (then no card is ever left to fill it). The card that fills a gap just
@@ -519,47 +514,63 @@ refilled at once from the stock top; an ace that comes up that way goes to its f
 and the next stock card fills the hole. When the stock runs out, holes stay empty.
 
 Phase 2 starts by itself, and lasts to the end, as soon as no carpet card can be played
-(checked after the deal and after every action). Now holes are no longer refilled by
-themselves (a carpet card played leaves its hole empty), and the actions are:
-  a carpet card to its foundation          b3>F
-  the pile's top to its foundation         w>F
-  turn the stock's top card onto the pile  turn  (an ace goes straight to its foundation;
-                                           any other card goes onto the pile, even when it
-                                           would fit a foundation)
-  fill a hole with the pile's top card     w>b3  (whenever the player likes; never from
-                                           the stock)
-The extra pile is the waste. A card alone, e.g. 7H, sends that card to its foundation from
-the carpet or the top of the pile.
+(checked after the deal and after every action). Holes are no longer refilled by
+themselves (a carpet card played leaves its hole empty). The extra pile is the waste.
+Actions:
+  b3>F   a carpet card to its foundation
+  w>F    the pile's top to its foundation
+  turn   the stock's top card onto the pile; an ace goes straight to its foundation, any
+         other card onto the pile, even when it would fit a foundation (playing it is a
+         second action)
+  w>b3   fill a hole with the pile's top card, whenever the player likes (never from the
+         stock)
+A card alone, e.g. 7H, sends that card to its foundation from the carpet or the top of the
+pile.
 """
 
-_CARPET_END = """\
-Notation: cells a1..d5; F is the card's own foundation; w the waste top; s the stock top.
-Input also accepts lower case, 10 for T and suit symbols (10♦, t♦); s>w means turn.
+_NOTATION = ("Notation: cells a1..d5 (row a-d, column 1-5); F is the card's own foundation; w the "
+             "waste top{stock}. Input also accepts lower case, 10 for T and suit symbols (10♦, t♦); "
+             "s>w means turn.")
+_WON_LOST = "Won: all 52 cards on the foundations. Lost: no legal action left (undo still works)."
+_LOST_FILLS = (" While a gap is open and the waste holds a card, a fill is legal, so the game is not "
+               "lost yet even when no card can reach a foundation (decision: \"no legal action\" taken "
+               "as it stands; a fill may uncover a waste card that fits).")
+_COUNTED = ("Counted moves: every action ({counted}) counts one; hints and undos are free, and an "
+            "undo restores everything as it was before the action it takes back - position, score "
+            "and counter - except the clock. After a win only restart (and hint) is accepted: the "
+            "win and its score are final (decision, as in every family). Restart plays the same "
+            "deal again from the start.")
+_HINT = ("Hint: the simple player's choice - a card to its foundation (the first cell row-major, "
+         "then the waste top){more}.")
 
-Won: all 52 cards on the foundations. Lost: no legal action left (undo still works). While
-a gap is open and the waste holds a card, filling is legal, so the game is not lost yet even
-when no card can reach a foundation (decision: RULES.md's "no legal action" taken as it is;
-a fill may uncover a waste card that fits).
-Score: {score}
-Counted moves: every action (card to a foundation, turn, fill) counts one; hints and undos
-are free, and an undo restores everything as it was before the action it takes back -
-position, score and counter - except the clock. After a win only restart (and hint) is
-accepted. Restart plays the same deal again from the start.
-Hint: the simple player's choice - a card to its foundation (the first cell row-major, then
-the waste top), else the waste top into the first gap, else turn the stock{stock_fill}.
-"""
+
+def _paragraphs(*texts: str) -> str:
+    return "\n\n".join(textwrap.fill(text, 90) for text in texts) + "\n"
 
 
 def _carpet_rules(kind: str) -> str:
     deal = _FOSTER_DEAL if kind == "foster" else _CARPET_DEAL
     play = {"carpet": _CARPET_PLAY, "auto": _AUTO_PLAY, "foster": _FOSTER_PLAY}[kind]
-    score = ("every card on the foundations counts one, the aces included (max 52; the aces "
-             "that go up during the deal count from the start)." if kind == "foster" else
-             "1 for every card put on a foundation; the four aces of the deal do not count "
-             "(max 48).")
-    stock_fill = (" (a stock fill is never needed: turning comes first, and with the stock empty "
-                  "there is nothing to fill from)" if kind == "carpet" else "")
-    return "\n".join((deal, _FOUNDATIONS, play, _CARPET_END.format(score=score, stock_fill=stock_fill)))
+    if kind == "foster":
+        score = ("Score: every card on the foundations counts one, the aces included (max 52; the "
+                 "aces that go up during the deal count from the start, decision).")
+    else:
+        score = "Score: 1 for every card put on a foundation; the four aces of the deal do not count (max 48)."
+    more = {
+        "carpet": (", else the waste top into the first gap, else turn the stock. A stock fill is "
+                   "never needed: turning comes first, and with the stock empty there is nothing "
+                   "to fill from"),
+        "auto": ", else turn the stock",
+        "foster": "; in phase 2 else the pile's top into the first hole, else turn the stock",
+    }[kind]
+    end = _paragraphs(
+        _NOTATION.format(stock="; s the stock top" if kind == "carpet" else ""),
+        _WON_LOST + ("" if kind == "auto" else _LOST_FILLS),
+        score,
+        _COUNTED.format(counted="card to a foundation, turn" + ("" if kind == "auto" else ", fill")),
+        _HINT.format(more=more),
+    )
+    return "\n".join((deal, _FOUNDATIONS, play, end))
 
 
 VARIANTS = (

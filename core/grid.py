@@ -56,6 +56,29 @@ class GridState(State):
         self._index()
         self.update_status()
 
+    @classmethod
+    def from_rows(cls, variant: "GridVariant", rows: list[list[str | None]]) -> "GridState":
+        """A position given as 4 rows of 14 card codes (None for a gap); for tests and puzzles.
+
+        Locks are found as the rules define them; score and redeals start at 0, and the
+        generator is deal ms1's.
+        """
+        state = cls(variant, Deal(1, True))
+        cells = [EMPTY if c is None else parse_face(c) for row in rows for c in row]
+        if len(rows) != ROWS or len(cells) != CELLS or sorted(c for c in cells if c != EMPTY) != list(range(52)):
+            raise BadAction("a grid position needs 4 rows of 14 cells holding each card once")
+        if any(cells[row * COLS] not in (EMPTY, *range(0, 52, 13)) for row in range(ROWS)):
+            raise BadAction("column 0 holds only aces")
+        state.cells = cells
+        state.locked = [0] * ROWS
+        for row in range(ROWS):
+            if cells[row * COLS] != EMPTY:
+                state._extend_lock(row, 0)
+        state.score = 0
+        state._index()
+        state.update_status()
+        return state
+
     def _index(self) -> None:
         where = [0] * 52
         gaps = []

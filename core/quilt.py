@@ -16,6 +16,8 @@ canonical order of :meth:`QuiltState.legal_actions`.
 
 from __future__ import annotations
 
+import textwrap
+
 from .cards import CODES, SUITS, code, parse_face
 from .errors import BadAction, IllegalAction
 from .game import FIRST_ACTION, LOST, PLAYING, WON, State, Variant
@@ -523,18 +525,10 @@ class QuiltState(State):
 
     # --- hint -----------------------------------------------------------------------------
     def hint(self) -> int | None:
-        """A short search for a line that wins or gains most; else the best-ranked action."""
-        actions = self.legal_actions()
-        if not actions:
-            return None
-        if len(actions) == 1:
-            return actions[0]
-        from .search import find_win  # the search sits above the variants
+        """The action whose short look-ahead does best (see search.best_action); fast."""
+        from .search import best_action  # the search sits above the variants
 
-        result = find_win(self, node_limit=150)
-        if result.actions and (result.won or result.best_score > self.score):
-            return result.actions[0]
-        return max(actions, key=self.action_rank)  # max keeps the first of equals
+        return best_action(self, node_limit=600)
 
     def action_rank(self, action: int) -> int:
         """How promising an action looks at a glance (higher first); used by hint and search."""
@@ -556,6 +550,32 @@ class QuiltState(State):
             return (40 if onto else 10) + self._frees(source)
         emptied = len(self.reserves[source - FIRST_RESERVE]) == 1
         return (30 if emptied else 15) if onto else 5
+
+    def dead_end(self) -> bool:
+        """True when the game can no longer be won (a quick test, for the search; False may
+        still be a dead end).
+
+        With no redeal left the waste only ever loses its top card, to a foundation, so the
+        waste's cards of one suit, read top down, must split into a rising run for the up
+        pile (above what it holds) and a falling run for the down pile (below what it holds).
+        """
+        if self.variant.has_reserves or self.redeals_used < self.variant.redeals or len(self.waste) < 2:
+            return False
+        runs: list[list[int]] = [[], [], [], []]
+        for card in reversed(self.waste):
+            face = card % 52
+            runs[face // 13].append(face % 13)
+        for suit, run in enumerate(runs):
+            if len(run) < 2:
+                continue
+            # (highest rank on the up pile, lowest on the down pile) still possible
+            ends = {(len(self.found[UP + suit]) - 1, 13 - len(self.found[DOWN + suit]))}
+            for r in run:
+                ends = {pair for up, down in ends
+                        for pair in (((r, down),) if r > up else ()) + (((up, r),) if r < down else ())}
+                if not ends:
+                    return True
+        return False
 
     def _frees(self, cell: int) -> int:
         """How many cards become available when ``cell`` empties (0..4)."""
@@ -765,94 +785,98 @@ def _kind(source: int, target: int, has_reserves: bool) -> int:
 
 # --- the rules, in our own words -------------------------------------------------------------
 
-_QUILT_COMMON = """\
-Two full decks, 104 cards.
-
-Foundations: eight piles. The ace and the king of each suit from the first deck (card ids
-below 52, decision) are the bases: four up piles that start with an ace and are built up in
-suit to the king, and four down piles that start with a king and are built down in suit to
-the ace (clubs, spades, hearts, diamonds). Every other card has a twin; one of the two ends
-on the up pile of its suit, the other on the down pile.
-
-Deal (our own, decision): the 104 cards in PySol id order are shuffled with the PySol
-generator of the deal number (no Microsoft reorder for 104 cards). Dealing from the top,
-the eight bases are taken out wherever they fall; the next 64 cards form the quilt, 8 rows
-(a-h) of 8 columns (1-8), dealt row by row from a1 to h8; {rest}
-
-The quilt: a card lies vertically when its row and column, counted from 0, add up to an even
-number (a1 is vertical, a2 horizontal, b1 horizontal: a chessboard), horizontally otherwise.
-A quilt card is available when one of its short sides touches no card: for a vertical card
-the cell above or the cell below is empty or beyond the edge; for a horizontal card the cell
-to its left or right is. At the start 16 cards are available (the vertical ones of rows a
-and h and the horizontal ones of columns 1 and 8). A cell once emptied stays empty.
-
-{moves}
-A card that fits both the up and the down pile of its suit can go to either: two moves.
-Nothing ever comes back from a foundation.
-
-Notation: SOURCE>TARGET. Sources: a1..h8 (an available quilt card){sources}. Targets: +C +S
-+H +D (up piles), -C -S -H -D (down piles){targets}. For example {examples}. Input may be
-in lower case and may use suit symbols; UH/DH mean +H/-H; c4>+ and c4>- take the card's own
-suit. Shorthands: a card alone (7H) or a place alone (c4{place}) is the one legal move of that
-card or from that place, a move to a foundation first; when two or more moves qualify it is
-an error that lists them. CARD>TARGET (7H>+H) is the one such move of a card with that code.
-
-Won: all 104 cards on the foundations. Lost: no legal action left; undo still works.
-Score: cards on the foundations beyond the eight bases (0 to 96).
-Counted moves: every move{counted} counts one. Hints and undos are free; an undo takes back
-the last counted action and restores everything as it was before it, the counter included{refund}.
-It never winds back the clock. After a win only restart (and hint) is accepted.
-Hint: names one legal action (a short search for a line that wins or puts more cards on the
-foundations, else the most promising move at a glance); with the game over it says so.
-Restart plays the same deal again from the start: layout, score, counters{restart_redeals}, clock.
-"""
-
-_STOCK_REST = """the other 32 cards are the
-stock, face down; its top is the next card dealt. The waste starts empty."""
-
-_RESERVE_REST = """the other 32 cards are dealt
-face up to eight reserves r1..r8, one card to each in turn, four rounds (rules of Goodsol's
-"Persian Rug", decision); the last card dealt to a reserve is its top. There is no stock and
-no waste."""
-
-_STOCK_MOVES = """\
-Moves:
-- an available quilt card or the waste's top card goes to a foundation that takes it;
-- an available quilt card goes onto the waste's top card when it has the same suit and is one
-  rank higher or lower (an ace and a king are not neighbours); an empty waste takes nothing
-  from the quilt (decision);
-- turn: the stock's top card goes face up onto the waste;
-- redeal ({redeals}): when the stock is empty and the waste is not, the waste is turned
-  over as it is, unshuffled, to be the stock again: the card first dealt to the waste is the
-  first dealt again. The quilt cards played onto the waste come back with it. A redeal is
-  possible only then, never earlier (decision)."""
-
-_RESERVE_MOVES = """\
-Moves:
-- an available quilt card or a reserve's top card goes to a foundation that takes it;
-- an available quilt card or a reserve's top card goes onto another reserve's top card when
-  it has the same suit and is one rank higher or lower (an ace and a king are not
-  neighbours);
-- an empty reserve takes any one available quilt card or reserve top card, except a reserve's
-  only card: moving a lone card from reserve to reserve changes nothing but its number and is
-  refused, so a stuck game ends as lost instead of going round forever (decision).
-There is no redeal."""
+def _wrap(paragraphs: list[str]) -> str:
+    """Paragraphs (a leading "- " makes a list item) wrapped to 90 columns."""
+    out = []
+    for text in paragraphs:
+        if text.startswith("- "):
+            out.append(textwrap.fill(text, 90, subsequent_indent="  "))
+        else:
+            if out:
+                out.append("")
+            out.append(textwrap.fill(text, 90))
+    return "\n".join(out) + "\n"
 
 
 def _quilt_rules(variant: QuiltVariant) -> str:
-    if variant.has_reserves:
-        return _QUILT_COMMON.format(
-            rest=_RESERVE_REST, moves=_RESERVE_MOVES,
-            sources=", r1..r8 (a reserve's top card)", targets=", r1..r8 (onto a reserve)",
-            examples="c4>+H, r2>-S, c4>r3, r3>r5", place=", r3", counted="", refund="",
-            restart_redeals="")
-    redeals = "once per attempt" if variant.redeals == 1 else f"{variant.redeals} times per attempt"
-    return _QUILT_COMMON.format(
-        rest=_STOCK_REST, moves=_STOCK_MOVES.format(redeals=redeals),
-        sources=", w (the waste's top card)", targets=", w (onto the waste's top card)",
-        examples="c4>+H, w>-S, c4>w, turn, redeal", place=", w",
-        counted=", every turn and every redeal",
-        refund=" and the redeal it took back, if it was one", restart_redeals=", redeals")
+    reserves = variant.has_reserves
+    text = [
+        "Two full decks, 104 cards.",
+        "Foundations: eight piles. The ace and the king of each suit from the first deck (card ids "
+        "below 52; decision) are the bases: four up piles that start with an ace and are built up in "
+        "suit to the king, and four down piles that start with a king and are built down in suit to "
+        "the ace (clubs, spades, hearts, diamonds). Of the two copies of every other card, one ends "
+        "on the up pile of its suit and the other on the down pile.",
+        "Deal (our own; decision): the 104 cards in PySol id order are shuffled with the PySol "
+        "generator of the deal number (no Microsoft reorder for 104 cards). Dealing from the top, "
+        "the eight bases are taken out wherever they fall; the next 64 cards form the quilt, 8 rows "
+        "(a-h) of 8 columns (1-8), dealt row by row from a1 to h8; "
+        + ("the other 32 cards are dealt face up to eight reserves r1..r8, one card to each in turn, "
+           "four rounds (the rules of Goodsol's \"Persian Rug\"; decision); the last card dealt to a "
+           "reserve is its top. There is no stock and no waste."
+           if reserves else
+           "the other 32 cards are the stock, face down; its top is the next card dealt. The waste "
+           "starts empty."),
+        "The quilt: a card lies vertically when its row and column, counted from 0, add up to an "
+        "even number (a1 is vertical, a2 and b1 horizontal: a chessboard), horizontally otherwise. "
+        "A quilt card is available when one of its short sides touches no card: for a vertical card "
+        "the cell above or the cell below is empty or beyond the edge; for a horizontal card the "
+        "cell to its left or to its right. At the start 16 cards are available (the vertical ones "
+        "of rows a and h, the horizontal ones of columns 1 and 8). A cell once emptied stays empty.",
+        "Moves:",
+    ]
+    if reserves:
+        text += [
+            "- an available quilt card or a reserve's top card goes to a foundation that takes it;",
+            "- an available quilt card or a reserve's top card goes onto another reserve's top card "
+            "of the same suit and one rank higher or lower (an ace and a king are not neighbours);",
+            "- an empty reserve takes any one available quilt card or reserve top card, except a "
+            "reserve's only card: moving a lone card from one reserve to another changes nothing "
+            "but its number, so it is refused, and a stuck game ends as lost instead of going round "
+            "forever (decision).",
+            "There is no redeal.",
+        ]
+    else:
+        times = "once per attempt" if variant.redeals == 1 else f"{variant.redeals} times per attempt"
+        text += [
+            "- an available quilt card or the waste's top card goes to a foundation that takes it;",
+            "- an available quilt card goes onto the waste's top card of the same suit and one rank "
+            "higher or lower (an ace and a king are not neighbours); an empty waste takes nothing "
+            "(decision);",
+            "- turn: the stock's top card goes face up onto the waste;",
+            f"- redeal ({times}): when the stock is empty and the waste is not, the waste is turned "
+            "over as it lies, unshuffled, to be the stock again, so the card first dealt to the "
+            "waste is the first dealt again. The quilt cards played onto the waste come back with it.",
+        ]
+    text += [
+        "A card that fits both the up and the down pile of its suit may go to either: two moves. "
+        "Nothing ever leaves a foundation.",
+        "Notation: SOURCE>TARGET. Sources: a1..h8 (an available quilt card), "
+        + ("r1..r8 (a reserve's top card). " if reserves else "w (the waste's top card). ")
+        + "Targets: +C +S +H +D (the up piles), -C -S -H -D (the down piles), "
+        + ("r1..r8 (onto a reserve). For example c4>+H, r2>-S, c4>r3, r3>r5."
+           if reserves else
+           "w (onto the waste). For example c4>+H, w>-S, c4>w; and the words turn and redeal.")
+        + " Input may be in lower case and use suit symbols; UH and DH mean +H and -H; c4>+ and "
+        "c4>- take the card's own suit. Shorthands (decision): a card alone (7H) or a place alone "
+        f"(c4, {'r3' if reserves else 'w'}) is the one legal move of that card or from that place, "
+        "a move to a foundation first; CARD>TARGET (7H>+H) is the one legal move of a card with that "
+        "code to that target. When two or more moves qualify, nothing is played and the error lists "
+        "them.",
+        "Won: all 104 cards on the foundations. Lost: no legal action left; undo still works. "
+        "Score: the cards on the foundations beyond the eight bases (0 to 96).",
+        "Counted moves: every move" + ("" if reserves else ", every turn and every redeal")
+        + " counts one. Hints and undos are free; an undo takes back the last counted action and "
+        "restores everything as it was before it, the counter included"
+        + ("" if reserves else ", and gives the redeal back if it was one")
+        + "; it never winds back the clock. After a win only restart (and hint) is accepted.",
+        "Hint (decision): names one legal action, the one whose short look-ahead (a few dozen "
+        "actions, most promising first) wins or puts the most cards on the foundations; with the "
+        "game over it says so.",
+        "Restart plays the same deal again from the start: layout, score, counters"
+        + ("" if reserves else ", redeals") + " and clock.",
+    ]
+    return _wrap(text)
 
 
 VARIANTS = (

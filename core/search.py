@@ -7,8 +7,10 @@ it found it.  Depth first, most promising action first, never entering a positio
 a node is one ``apply``.  No clock and no randomness, so the same state and limit always
 give the same answer, on any machine.
 
-A state may rank its actions with ``action_rank(action) -> int`` (higher is tried first);
-without it actions are tried in canonical order.  Equal ranks keep canonical order.
+A state may help with two optional methods: ``action_rank(action) -> int`` orders the
+actions (higher first; without it, and between equals, canonical order), and
+``dead_end() -> bool`` says that a position can no longer be won, so the search goes no
+deeper there.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ def find_win(state: State, node_limit: int = 100_000) -> SearchResult:
     path: list[int] = []
     # each frame: the snapshot of a position on the path and the actions still to try there
     stack = [(start, iter(_ordered(state)))]
+    dead_end = getattr(state, "dead_end", None)
     at_top = True  # whether the state is the top frame's position
     try:
         while stack:
@@ -80,7 +83,7 @@ def find_win(state: State, node_limit: int = 100_000) -> SearchResult:
                 return SearchResult(True, path, state.score, nodes)
             if state.score > best_score:
                 best_score, best_line = state.score, path + [action]
-            if state.status == LOST:
+            if state.status == LOST or (dead_end is not None and dead_end()):
                 continue
             key = _key(state)
             if key in seen:
@@ -98,3 +101,38 @@ def replay_line(state: State, actions: list[int]) -> None:
     """Apply a line found by :func:`find_win` (raises IllegalAction if it does not fit)."""
     for action in actions:
         state.apply(action)
+
+
+def best_action(state: State, node_limit: int = 600) -> int | None:
+    """The legal action whose short look-ahead does best (for hints); the state is unchanged.
+
+    Each action, most promising first, gets an equal share of ``node_limit`` for a
+    :func:`find_win` from the position it leads to.  An action that wins (or whose
+    look-ahead wins) is taken at once; otherwise the highest score the look-ahead reached
+    decides, and between equals the more promising action.  None when nothing is legal.
+    """
+    actions = _ordered(state)
+    if len(actions) <= 1:
+        return actions[0] if actions else None
+    share = max(1, node_limit // len(actions))
+    dead_end = getattr(state, "dead_end", None)
+    start = state.snapshot()
+    best, best_value = actions[0], None
+    try:
+        for action in actions:
+            state.apply(action)
+            if state.status == WON:
+                return action
+            if state.status == LOST or (dead_end is not None and dead_end()):
+                value = -1
+            else:
+                result = find_win(state, share)
+                if result.won:
+                    return action
+                value = result.best_score
+            if best_value is None or value > best_value:
+                best, best_value = action, value
+            state.restore(start)
+        return best
+    finally:
+        state.restore(start)

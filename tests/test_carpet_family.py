@@ -226,13 +226,15 @@ def test_stock_fill_only_when_waste_empty():
 
 
 def test_gap_may_stay_open_and_turn_with_gaps():
-    state = build("carpet", ["-- -- -- -- --", "-- -- -- -- --", "-- -- -- -- --", "-- -- -- -- 5C"],
-                  {"C": 3, "S": 13, "H": 13, "D": 13}, stock="4C")
-    assert texts(state) == ["turn"] + [f"s>{r}{c}" for r in "abcd" for c in range(1, 6)][:19]
-    play(state, "turn")
-    assert texts(state) == ["w>F"] + [f"w>{r}{c}" for r in "abcd" for c in range(1, 6)][:19]
-    play(state, "4C", "d5>F")
-    assert state.status == WON and state.score == 48 - 39 + 39  # 48 cards up beyond the aces
+    state = build("carpet", ["-- -- -- -- --", "-- -- -- -- --", "-- -- -- -- --", "-- -- -- -- KC"],
+                  {"C": 11, "S": 13, "H": 13, "D": 13}, stock="QC")
+    gaps = [f"{r}{c}" for r in "abcd" for c in range(1, 6)][:19]
+    assert texts(state) == ["turn"] + [f"s>{g}" for g in gaps]
+    play(state, "turn")  # allowed with 19 gaps open
+    assert texts(state) == ["w>F"] + [f"w>{g}" for g in gaps]
+    assert state.score == 46
+    play(state, "QC", "d5>F")
+    assert state.status == WON and state.score == 48
     assert texts(state) == [] and state.auto_action() is None and state.hint() is None
 
 
@@ -286,7 +288,7 @@ def test_lost_detection():
 
 # --- carpet-auto ------------------------------------------------------------------------
 def test_auto_fill_from_waste_then_stock_then_empty():
-    rows = ["2C 8D 8D 8D 8D", "8D 8D 8D 8D 8D", "8D 8D 8D 8D 8D", "8D 8D 8D 3C 4C"]
+    rows = ["2C KD KD KD KD", "KD KD KD KD KD", "KD KD KD KD KD", "KD KD KD 3C 4C"]
     state = build("carpet-auto", rows, {"C": 1, "S": 13, "H": 13, "D": 7}, stock="KC", waste="QC")
     assert texts(state) == ["a1>F", "turn"]  # never a fill action
     play(state, "a1>F")
@@ -295,11 +297,11 @@ def test_auto_fill_from_waste_then_stock_then_empty():
     assert state.layout()["carpet"][3][3] == "KC" and state.stock_left == 0  # from the stock
     play(state, "d5>F")
     assert state.layout()["carpet"][3][4] is None  # both empty: left empty
-    assert state.score == 3 + 13 * 2 + 6 - 4
+    assert state.score == (4 + 13 + 13 + 7) - 4  # clubs now up to 4C
 
 
 def test_auto_fill_card_that_fits_just_lies_there():
-    rows = ["2C 8D 8D 8D 8D"] + ["8D 8D 8D 8D 8D"] * 3
+    rows = ["2C KD KD KD KD"] + ["KD KD KD KD KD"] * 3
     state = build("carpet-auto", rows, {"C": 1, "S": 13, "H": 13, "D": 7}, stock="3C")
     play(state, "2C")
     assert state.layout()["carpet"][0][0] == "3C"
@@ -381,7 +383,7 @@ def test_foster_phase_2_play():
     assert state.layout()["carpet"][2][2] == "5S"
     unchanged_after_illegal(state, "w>c3", "not empty")
     play(state, "turn")
-    assert state.layout()["waste"] == ["7S", "8H"]  # 8H goes onto the pile
+    assert state.layout()["waste"] == ["7S", "9S", "8H"]  # 8H goes onto the pile
 
 
 def test_foster_turned_card_that_fits_goes_to_the_pile():
@@ -470,7 +472,6 @@ def test_shorthand_resolution():
     a2 = CELL_TO_FOUNDATION + parse_cell("a2")
     for text in ("2D", "2d", "2♦", "2♢", "2D>F", "2d>f"):
         assert variant.parse(text, state) == a2
-    assert variant.parse("10♦", state) != a2  # TD is in the stock
     with pytest.raises(IllegalAction, match="TD is still in the stock"):
         variant.parse("10D", state)
     with pytest.raises(IllegalAction, match="already on its foundation"):
@@ -500,14 +501,15 @@ def test_illegal_index_out_of_range():
 
 
 # --- the simple player -------------------------------------------------------------------
+#: wins of the simple player over deals 1..200 (1..1000: 735, 735, 454)
+SIMPLE_WINS_200 = {"carpet": 143, "carpet-auto": 143, "carpet-foster": 90}
+
+
 def test_simple_player_pinned():
-    """Win counts of the simple player over deals 1..200 (the seed: about 3 in 4 for carpet)."""
+    """The seed says about 3 in 4 for carpet; this checks the rules, it is not tuned."""
     wins = {game: sum(simple_player(game, str(d)).status == WON for d in range(1, 201)) for game in IDS}
     assert wins == SIMPLE_WINS_200
     assert 0.65 < wins["carpet"] / 200 < 0.85
-
-
-SIMPLE_WINS_200 = {"carpet": 0, "carpet-auto": 0, "carpet-foster": 0}  # filled in below
 
 
 @pytest.mark.parametrize("game", IDS)
@@ -516,20 +518,33 @@ def test_simple_player_ends_every_game(game):
         session = simple_player(game, str(deal))
         assert session.status in (WON, LOST)
         assert session.legal_actions() == []
+        assert session.moves == len(session.events)
 
 
 def test_simple_player_order():
-    # a card to a foundation first, then waste into a gap, then turn
+    # a card to a foundation first, then the waste top into a gap, then turn
     rows = ["-- 9D 9C 9H 9S", "KD KC KH KS QD", "QC QH QS JD JC", "JH JS TD TC 2C"]
     state = build("carpet", rows, {"C": 1, "S": 1, "H": 1, "D": 1}, stock="5D", waste="7D")
     assert state.variant.text(state.auto_action()) == "d5>F"
     play(state, "d5>F")
     assert state.variant.text(state.auto_action()) == "w>a1"
-    play(state, "w>a1", "w>d5" if False else "turn")
+    play(state, "w>a1")
+    assert state.variant.text(state.auto_action()) == "turn"
+    play(state, "turn")
+    assert state.variant.text(state.auto_action()) == "w>d5"
     assert state.hint() == state.auto_action()
 
 
-# --- perft: legal-action tree sizes from deal 1 ----------------------------------------------
+def test_simple_player_turns_rather_than_stock_fill():
+    # waste empty and a gap: turning comes before a stock fill, so the card may go up first
+    rows = ["-- 9D 9C 9H 9S", "KD KC KH KS QD", "QC QH QS JD JC", "JH JS TD TC TH"]
+    state = build("carpet", rows, {"C": 1, "S": 1, "H": 1, "D": 1}, stock="2D 5D")
+    assert state.variant.text(state.auto_action()) == "turn"
+    play(state, "turn")
+    assert state.variant.text(state.auto_action()) == "w>F"
+
+
+# --- perft: legal-action tree sizes ---------------------------------------------------------
 def perft(state: CarpetState, depth: int) -> int:
     if depth == 0:
         return 1
@@ -542,8 +557,169 @@ def perft(state: CarpetState, depth: int) -> int:
     return total
 
 
-@pytest.mark.parametrize("game, counts", [
-    ("carpet", PERFT := None),
+# depth 1-2 checked by hand: carpet #1 has a2>F d1>F turn, and each of those leaves 3
+# actions (the other card, turn, a stock fill of the new gap / after the turn both cards
+# and turn); carpet-auto #1 leaves 2, 2 and 3 (no fills).
+@pytest.mark.parametrize("game, deal, counts", [
+    ("carpet", "1", [3, 9, 25, 63, 141, 283]),
+    ("carpet", "123456789012", [4, 16, 64, 256, 985, 3554]),
+    ("carpet-auto", "1", [3, 7, 13, 21, 31, 43]),
+    ("carpet-auto", "123456789012", [4, 14, 43, 115, 264, 570]),
+    ("carpet-foster", "1", [1, 1, 1, 1, 1, 1]),
+    ("carpet-foster", "123456789012", [2, 3, 3, 3, 3, 3]),
 ])
-def test_perft_placeholder(game, counts):
-    pass
+def test_perft(game, deal, counts):
+    state = new(game, deal)
+    digest = state.digest()
+    assert [perft(state, depth) for depth in range(1, len(counts) + 1)] == counts
+    assert state.digest() == digest
+
+
+# --- properties over random play ---------------------------------------------------------
+DEALS = st.one_of(st.integers(1, 31999).map(str), st.integers(32000, 10**12).map(str),
+                  st.integers(1, 2**33 - 1).map(lambda n: f"ms{n}"))
+
+
+def check_position(session: Session) -> None:
+    state = session.state
+    cards = state.all_cards()
+    assert sorted(cards) == list(range(52))  # 52 distinct cards, foundations included
+    legal = state.legal_actions()
+    assert legal == sorted(legal)
+    assert (state.status == PLAYING) == bool(legal)
+    if state.status == PLAYING:
+        assert state.hint() in legal and state.auto_action() in legal
+    layout = state.layout()
+    shown = [c for row in layout["carpet"] for c in row if c] + layout["stock"] + layout["waste"]
+    assert len(shown) + sum(state.found) == 52
+    assert state.score == sum(state.found) - (0 if state.variant.foster else 4)
+
+
+def check_every_action(state: CarpetState) -> None:
+    """Exactly the legal actions apply; every other index is refused and changes nothing."""
+    legal = set(state.legal_actions())
+    snap = state.snapshot()
+    before = (state.digest(), state.layout(), state.status, state.score)
+    for action in range(FIRST_ACTION - 1, ACTION_COUNT + 1):
+        if action in legal:
+            state.apply(action)
+            state.restore(snap)
+        else:
+            with pytest.raises(IllegalAction):
+                state.apply(action)
+        assert (state.digest(), state.layout(), state.status, state.score) == before
+        assert state.snapshot() == snap
+
+
+@pytest.mark.parametrize("game", IDS)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deal=DEALS, choices=st.lists(st.integers(0, 10**6), min_size=1, max_size=150))
+def test_random_play(game, deal, choices):
+    variant = get_game(game)
+    session = Session(variant, parse_deal(deal))
+    check_position(session)
+    clock = 0
+    for i, choice in enumerate(choices):
+        legal = session.legal_actions()
+        state = session.state
+        if choice % 29 == 0:
+            action = RESTART
+        elif choice % 11 == 0 and session.can_undo():
+            action = UNDO
+        elif choice % 13 == 0:
+            action = HINT
+        elif legal:
+            action = legal[choice % len(legal)]
+        else:
+            break
+        if action >= FIRST_ACTION:
+            if i % 5 == 0:
+                check_every_action(state)
+            # undo inverts: digest, score, counter and the legal actions come back
+            before = (state.digest(), session.score, session.moves, legal, state.status, state.layout())
+            session.act(action, clock)
+            assert session.moves == before[2] + 1
+            session.act(UNDO, clock)
+            assert (state.digest(), session.score, session.moves, session.legal_actions(),
+                    state.status, state.layout()) == before
+        session.act(action, clock)
+        clock += choice % 1000
+        check_position(session)
+    # determinism: replaying the events gives the same game
+    again = Session.replay(variant, parse_deal(deal), session.events)
+    assert again.state.digest() == session.state.digest()
+    assert (again.score, again.moves, again.status) == (session.score, session.moves, session.status)
+    assert again.state.layout() == session.state.layout()
+
+
+@pytest.mark.parametrize("game", IDS)
+def test_whole_games_keep_every_invariant(game):
+    """Simple-player games to the end (wins and losses): every position checked, and every
+    action index tried in every third one."""
+    results = set()
+    for deal in ("1", "3", "5", "8", "123456", "ms3000000000"):
+        session = Session(get_game(game), parse_deal(deal))
+        step = 0
+        while True:
+            check_position(session)
+            if step % 3 == 0:
+                check_every_action(session.state)
+            action = session.state.auto_action()
+            if action is None:
+                break
+            session.act(action, step)
+            step += 1
+        results.add(session.status)
+    assert results == {WON, LOST}
+
+
+@pytest.mark.parametrize("game", IDS)
+@given(deal=DEALS)
+@settings(max_examples=30, deadline=None)
+def test_deal_is_pure_and_conserves_cards(game, deal):
+    a, b = new(game, deal), new(game, deal)
+    assert a.digest() == b.digest() and a.layout() == b.layout()
+    assert sorted(a.all_cards()) == list(range(52))
+    assert a.waste == [] and (a.phase == 2 or a.playable_cells())
+    if game != "carpet-foster":
+        assert a.stock_left == 28 and a.score == 0
+        assert a.layout()["foundations"] == {"C": "AC", "S": "AS", "H": "AH", "D": "AD"}
+
+
+def test_snapshot_does_not_alias():
+    state = new("carpet", "1")
+    play(state, "a2>F", "turn")
+    snap = state.snapshot()
+    frozen = (state.layout(), state.digest())
+    play(state, "w>a2", "d1>F", "turn")
+    state.restore(snap)
+    assert (state.layout(), state.digest()) == frozen
+    play(state, "turn", "turn")  # mutating after a restore leaves the snapshot intact
+    state.restore(snap)
+    assert (state.layout(), state.digest()) == frozen
+    hash(snap)  # immutable all the way down
+
+
+def test_position_bytes_tell_positions_apart():
+    # same carpet and stock, different waste / foundations / phase: different digests
+    rows = ["-- 9D 9C 9H 9S"] + ["KD KC KH KS QD"] * 3
+    base = build("carpet-foster", rows, {"C": 1}, stock="2C 3C")
+    other_phase = build("carpet-foster", rows, {"C": 1}, stock="2C 3C", phase=1)
+    other_waste = build("carpet-foster", rows, {"C": 1}, stock="2C", waste="3C")
+    other_found = build("carpet-foster", rows, {"C": 2}, stock="2C 3C")
+    digests = {s.digest() for s in (base, other_phase, other_waste, other_found)}
+    assert len(digests) == 4
+
+
+def test_session_undo_restart_hint():
+    session = Session(get_game("carpet"), parse_deal("1"))
+    start = session.state.digest()
+    for text in ("a2>F", "turn", "w>a2"):
+        session.play_text(text, 10)
+    assert session.moves == 3 and session.score == 1
+    session.act(HINT, 20)
+    assert session.moves == 3 and session.last_hint == session.state.hint()
+    session.act(UNDO, 30)
+    assert session.moves == 2 and session.state.layout()["waste"] == ["3C"]
+    session.act(RESTART, 40)
+    assert session.state.digest() == start and session.moves == 0 and session.score == 0

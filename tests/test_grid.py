@@ -1,0 +1,225 @@
+"""Коврик rules, one by one, on chosen positions (RULES.md, grid family)."""
+
+import pytest
+
+from carpet.core import IllegalAction, Session, get_game, parse_deal
+from carpet.core.cards import parse_face
+from carpet.core.game import LOST, PLAYING, WON
+from carpet.core.grid import REDEAL, cell_name, move_action, parse_cell
+
+from grid_positions import BASIC, grid
+
+
+def mv(card: str, cell: str) -> int:
+    return move_action(parse_face(card), parse_cell(cell))
+
+
+def texts(state) -> set[str]:
+    return {state.variant.action_text(a) for a in state.legal_actions()}
+
+
+def test_locks_are_found_from_column_zero():
+    assert grid("kovrik", BASIC).locked == [2, 0, 13, 1]
+
+
+def test_legal_actions_of_a_position():
+    assert texts(grid("kovrik", BASIC)) == {"3C-a2", "AD-b0", "6H-b5", "redeal"}
+    assert texts(grid("kovrik-hard", BASIC)) == {"3C-a2", "AD-b0", "6H-b5", "redeal"}
+
+
+def test_canonical_order_is_by_target_cell_then_card():
+    st = grid("kovrik", BASIC)
+    assert [st.variant.action_text(a) for a in st.legal_actions()] == ["3C-a2", "AD-b0", "6H-b5", "redeal"]
+
+
+def test_left_rule_only_move():
+    text = """
+AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC ..
+AH 2H 3H 4H 5H KD .. 7H 8H 9H TH JH QH KH
+AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS ..
+AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD 6H ..
+"""
+    easy, hard = grid("kovrik", text), grid("kovrik-hard", text)
+    # b6 is right of K♦ (dead by the right rule) and left of 7♥: the left rule offers 6♥
+    assert "6H-b6" in texts(easy)
+    assert "6H-b6" not in texts(hard)
+    with pytest.raises(IllegalAction, match="does not fit"):
+        hard.apply(mv("6H", "b6"))
+    easy.apply(mv("6H", "b6"))
+    assert easy.locked[1] == 5  # 6♥ at b6 is not next to 5♥ (K♦ is between): nothing locks
+    # d12 is now empty: right of Q♦ it takes K♦ by the right rule, in both games
+    assert "KD-d12" in texts(easy)
+
+
+def test_left_rule_offers_card_one_lower_than_right_neighbour():
+    text = """
+.. 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC
+AH .. 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2H
+AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS ..
+AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD ..
+"""
+    easy, hard = grid("kovrik", text), grid("kovrik-hard", text)
+    # b1: left neighbour A♥ (right rule: 2♥); right neighbour 3♥ (left rule: 2♥ too)
+    assert "2H-b1" in texts(easy) and "2H-b1" in texts(hard)
+    # a0 takes an ace only, even though its right neighbour is 2♣ (the left rule never applies there)
+    assert texts(hard) >= {"AC-a0"}
+    # c13 (right of K♠) and d13: nothing by the right rule; the left rule has no right neighbour
+    assert not any(t.endswith("c13") or t.endswith("d13") for t in texts(easy))
+
+
+def test_left_rule_only_example():
+    text = """
+AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC ..
+AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH .. KH
+AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS .. KS QS
+AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD ..
+"""
+    easy, hard = grid("kovrik", text), grid("kovrik-hard", text)
+    assert "QS-c11" in texts(easy)  # right of J♠ (right rule) and left of K♠ (left rule)
+    assert "QS-c11" in texts(hard)
+    # b12: right of Q♥ takes K♥ (right rule)
+    assert "KH-b12" in texts(hard)
+
+
+def test_a_move_that_locks_several_cards_scores_each():
+    st = grid("kovrik", BASIC)
+    before = st.score
+    st.apply(mv("3C", "a2"))
+    assert st.locked[0] == 4  # 3♣ joins 4♣ already in place... a3 held 4♣
+    assert st.score - before == 2 * 15
+    with pytest.raises(IllegalAction, match="locked"):
+        st.apply(mv("4C", "a4"))
+
+
+def test_shuffle_variant_scores_ten_per_lengthening_move():
+    st = grid("kovrik-shuffle", BASIC)
+    st.apply(mv("3C", "a2"))
+    assert st.score == 10
+
+
+def test_ace_to_column_zero_locks_and_scores():
+    st = grid("kovrik", BASIC)
+    st.apply(mv("AD", "b0"))
+    assert st.locked[1] == 1  # A♦, and 2♥ beside it is not 2♦
+    assert st.score == 15
+    st = grid("kovrik-shuffle", BASIC)
+    st.apply(mv("AD", "b0"))
+    assert st.score == 10  # starting a prefix lengthens it (decision)
+
+
+def test_illegal_moves_change_nothing():
+    st = grid("kovrik", BASIC)
+    snap = st.snapshot()
+    for action, reason in [(mv("5H", "b0"), "does not fit"), (mv("2C", "a2"), "locked"),
+                           (mv("9H", "a0"), "not empty"), (mv("QD", "b13"), "does not fit"),
+                           (mv("AH", "b0"), "locked"), (mv("7C", "b5"), "does not fit")]:
+        with pytest.raises(IllegalAction, match=reason):
+            st.apply(action)
+        assert st.snapshot() == snap
+
+
+def test_click_goes_to_first_fitting_cell_row_major():
+    st = grid("kovrik", BASIC)
+    v = st.variant
+    assert v.action_text(v.parse("AD", st)) == "AD-b0"
+    assert v.action_text(v.parse("3c", st)) == "3C-a2"
+    assert v.action_text(v.parse("6♥", st)) == "6H-b5"
+    with pytest.raises(IllegalAction, match="locked"):
+        v.parse("2C", st)
+    with pytest.raises(IllegalAction, match="fits no empty cell"):
+        v.parse("9C", st)
+
+
+def test_fixed_redeal_order():
+    st = grid("kovrik", BASIC)
+    locked_before = list(st.locked)
+    loose = [c for cell, c in enumerate(st.cells) if c >= 0 and cell % 14 >= st.locked[cell // 14]]
+    st.apply(REDEAL)
+    assert st.locked == locked_before and st.redeals_used == 1
+    # each row's gap is its first unlocked cell
+    for row in range(4):
+        assert st.cells[row * 14 + st.locked[row]] == -1
+    # laid column by column into the unlocked non-gap cells
+    targets = [r * 14 + c for c in range(14) for r in range(4) if c > locked_before[r]]
+    assert [st.cells[t] for t in targets] == loose
+
+
+def test_fixed_redeal_is_deterministic_and_limited_to_three():
+    a, b = grid("kovrik", BASIC), grid("kovrik", BASIC)
+    for _ in range(3):
+        a.apply(REDEAL)
+        b.apply(REDEAL)
+        assert a.cells == b.cells
+    assert a.redeals_left == 0
+    assert REDEAL not in a.legal_actions()
+    with pytest.raises(IllegalAction, match="no redeals left"):
+        a.apply(REDEAL)
+
+
+def test_shuffle_redeal_uses_and_advances_the_deal_generator():
+    a = Session(get_game("kovrik-shuffle"), parse_deal("5"))
+    b = Session(get_game("kovrik-shuffle"), parse_deal("5"))
+    a.act(REDEAL, 0)
+    b.act(REDEAL, 0)
+    assert a.state.cells == b.state.cells
+    first = list(a.state.cells)
+    a.act(REDEAL, 0)
+    assert a.state.cells != first  # the generator moved on
+    for row in range(4):
+        assert a.state.cells[row * 14 + a.state.locked[row]] == -1
+
+
+def test_kovrik_shuffle_two_has_two_shuffles_and_unlimited_has_none_counted():
+    two = Session(get_game("kovrik-shuffle-2"), parse_deal("9"))
+    two.act(REDEAL, 0)
+    two.act(REDEAL, 0)
+    assert two.redeals_left == 0
+    with pytest.raises(IllegalAction):
+        two.act(REDEAL, 0)
+    free = Session(get_game("kovrik-shuffle"), parse_deal("9"))
+    for _ in range(10):
+        free.act(REDEAL, 0)
+    assert free.redeals_left is None and free.status == PLAYING
+
+
+def test_lost_when_no_card_move_and_no_redeal():
+    text = """
+AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC ..
+AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KS ..
+AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KH ..
+AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD ..
+"""
+    st = grid("kovrik-hard", text)
+    assert st.card_moves() == []
+    assert st.status == PLAYING  # redeals remain
+    st.redeals_used = 3
+    st.update_status()
+    assert st.status == LOST and st.legal_actions() == []
+
+
+def test_won_when_all_locked():
+    text = """
+AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC ..
+AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH .. KH
+AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS ..
+AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD ..
+"""
+    session = Session(get_game("kovrik"), parse_deal("1"))
+    session.state = grid("kovrik", text)
+    session.act(mv("KH", "b12"), 10)
+    assert session.status == WON
+    assert session.state.score == 15  # only the K♥ was newly locked here
+    assert session.bonus == 5 * 100 + 3 * 100 + 100 - 5  # one counted move: k = 1..299
+
+
+@pytest.mark.parametrize("moves,bonus", [(0, 900), (100, 400), (250, 50), (300, 0), (1000, 0), (99, 405),
+                                         (199, 103)])
+def test_move_bonus(moves, bonus):
+    assert get_game("kovrik").win_bonus(moves) == bonus
+    assert get_game("kovrik-hard").win_bonus(moves) == 2 * bonus
+    assert get_game("kovrik-shuffle").win_bonus(moves) == 0
+
+
+def test_cell_names_round_trip():
+    for cell in range(56):
+        assert parse_cell(cell_name(cell)) == cell
