@@ -225,21 +225,42 @@ class GridState(State):
         self.redeals_used += 1
         self._index()
 
-    # --- hint -----------------------------------------------------------------------
-    def hint(self) -> int | None:
-        """Prefer a move that locks cards, then one that leaves no hole behind a king."""
-        best, best_rank = None, None
+    # --- hint ---------------------------------------------------------------------
+    def _ranked_move(self) -> tuple[int | None, int]:
+        """The most promising card move and its rank (lower is better).
+
+        A move that locks cards comes first; a move by the left rule alone (which can
+        undo an earlier move and so go round in circles) and a move that leaves a hole
+        behind a king come last.
+        """
+        best, best_rank = None, 99
+        cells = self.cells
         for action in self.card_moves():
             card, cell = divmod(action - FIRST_MOVE, CELLS)
             source = self.where[card]
             rank = 0
             if cell % COLS == self.locked[cell // COLS]:
-                rank -= 2
-            if source % COLS and self.cells[source - 1] != EMPTY and self.cells[source - 1] % 13 == KING:
+                rank -= 4
+            left = cells[cell - 1] if cell % COLS else EMPTY
+            if cell % COLS and not (left != EMPTY and left + 1 == card and left % 13 != KING):
+                rank += 2  # the left rule alone allows it
+            if source % COLS and cells[source - 1] != EMPTY and cells[source - 1] % 13 == KING:
                 rank += 1
-            if best_rank is None or rank < best_rank:
+            if rank < best_rank:
                 best, best_rank = action, rank
+        return best, best_rank
+
+    def hint(self) -> int | None:
+        """A card move (see _ranked_move), or a redeal when no card move exists."""
+        best, _ = self._ranked_move()
         if best is None and self.can_redeal():
+            return REDEAL
+        return best
+
+    def auto_action(self) -> int | None:
+        """The built-in player: as the hint, but it redeals rather than play the left rule alone."""
+        best, rank = self._ranked_move()
+        if (best is None or rank >= 2) and self.can_redeal():
             return REDEAL
         return best
 

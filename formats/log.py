@@ -8,8 +8,12 @@ previous event of the same attempt (a restart starts the clock again), so a
 move costs about five bytes.  In JSON each event is ``[action text, clock ms]``,
 one per line.  Converting one form to the other and back is lossless.
 
-``header.digest`` of the summary is a BLAKE2b digest over the MessagePack bytes
-of the header and the packed events, so any edit of the file, clock readings
+In MessagePack the header and summary are positional arrays (field order as
+declared below; new fields are only ever appended, with defaults), so the
+fixed cost of a log stays small; in JSON they are objects with named keys.
+
+``summary.digest`` is a BLAKE2b digest over the MessagePack bytes of the
+header and the packed events, so any edit of the file, clock readings
 included, is found.  ``verify`` re-plays every event with the engine and checks
 the summary against what it finds.
 """
@@ -61,10 +65,18 @@ class Log(msgspec.Struct):
     summary: Summary
 
 
-class _Binary(msgspec.Struct):
-    header: Header
+class _BinaryHeader(Header, array_like=True):
+    pass
+
+
+class _BinarySummary(Summary, array_like=True):
+    pass
+
+
+class _Binary(msgspec.Struct, array_like=True):
+    header: _BinaryHeader
     events: list[Count]
-    summary: Summary
+    summary: _BinarySummary
 
 
 class _Json(msgspec.Struct):
@@ -73,19 +85,27 @@ class _Json(msgspec.Struct):
     summary: Summary
 
 
-class _Peek(msgspec.Struct):
-    header: "_PeekHeader"
-
-
 class _PeekHeader(msgspec.Struct):
     format: str
     version: int
     game: str = ""
 
 
+class _Peek(msgspec.Struct):
+    header: _PeekHeader
+
+
+class _BinaryPeekHeader(_PeekHeader, array_like=True):
+    pass
+
+
+class _BinaryPeek(msgspec.Struct, array_like=True):
+    header: _BinaryPeekHeader
+
+
 _mp_encoder = msgspec.msgpack.Encoder()
 _json_encoder = msgspec.json.Encoder()
-_mp_peek = msgspec.msgpack.Decoder(_Peek)
+_mp_peek = msgspec.msgpack.Decoder(_BinaryPeek)
 _json_peek = msgspec.json.Decoder(_Peek)
 _mp_decoder = msgspec.msgpack.Decoder(_Binary)
 _json_decoder = msgspec.json.Decoder(_Json)
@@ -121,9 +141,13 @@ def unpack_events(packed: list[int], action_count: int) -> list[tuple[int, int]]
     return events
 
 
+def _positional(struct: msgspec.Struct) -> tuple:
+    return msgspec.structs.astuple(struct)
+
+
 def seal(header: Header, packed: list[int]) -> str:
     h = hashlib.blake2b(digest_size=16)
-    h.update(_mp_encoder.encode(header))
+    h.update(_mp_encoder.encode(_positional(header)))
     h.update(_mp_encoder.encode(packed))
     return h.hexdigest()
 
@@ -153,7 +177,8 @@ def is_json(data: bytes) -> bool:
 def encode(log: Log, *, as_json: bool = False) -> bytes:
     variant = get_game(log.header.game)
     if not as_json:
-        return _mp_encoder.encode(_Binary(log.header, pack_events(log.events, variant.action_count), log.summary))
+        return _mp_encoder.encode((_positional(log.header), pack_events(log.events, variant.action_count),
+                                   _positional(log.summary)))
     lines = [b'{"header":' + _json_encoder.encode(log.header) + b",", b'"events":[']
     text = variant.text
     last = len(log.events) - 1
@@ -196,6 +221,7 @@ def decode(data: bytes) -> Log:
         else:
             raw = _mp_decoder.decode(data)
             events = unpack_events(raw.events, variant.action_count)
+            raw = _Json(Header(*_positional(raw.header)), [], Summary(*_positional(raw.summary)))
     except msgspec.DecodeError as exc:
         raise LogError(f"corrupt or truncated log ({_short(exc)})", unreadable=True) from None
     if raw.header.rules != RULES_VERSION:
