@@ -23,9 +23,8 @@ def status_line(session: Session) -> Text:
     status_style = {"won": "bold green", "lost": "bold red"}.get(session.status, "bold")
     seconds = session.clock_ms / 1000
     return Text.assemble(
-        (session.variant.id, "bold cyan"), f"  deal {session.deal.both_forms}  ",
-        (session.status, status_style),
-        f"  score {session.score}  moves {session.moves}  redeals left {redeals}  clock {seconds:.1f}s",
+        (session.variant.id, "bold cyan"), f"  deal {session.deal.both_forms}  ", (session.status, status_style),
+        f"\nscore {session.score}  moves {session.moves}  redeals left {redeals}  clock {seconds:.1f}s",
     )
 
 

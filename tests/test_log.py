@@ -1,0 +1,150 @@
+"""The log format: compact, versioned, lossless, and every edit or corruption is found."""
+
+import os
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from carpet.core import GAMES, RESTART, Session, get_game, parse_deal
+from carpet.formats import LogError, decode, encode, new_header, record, verify
+from carpet.formats.files import locked, read_log, write_atomic, write_log
+from carpet.formats.log import pack_events, unpack_events
+
+from playthrough import random_session
+
+CREATED = "2026-11-29T12:00:00.000Z"
+
+
+def sample(game="kovrik", seed=3, steps=60):
+    session = random_session(GAMES[game], seed, steps, check=False)
+    return record(session, new_header(session, created=CREATED, tool="test"))
+
+
+def rejects(data: bytes) -> bool:
+    try:
+        verify(decode(data))
+    except LogError:
+        return True
+    return False
+
+
+def test_every_single_flipped_byte_is_detected():
+    data = encode(sample(steps=25))
+    for i in range(len(data)):
+        for mask in (0x01, 0x80, 0xFF):
+            bad = bytearray(data)
+            bad[i] ^= mask
+            assert rejects(bytes(bad)), f"flip {mask:#x} at byte {i} went unnoticed"
+
+
+def test_every_truncation_is_detected():
+    for as_json in (False, True):
+        data = encode(sample(steps=25), as_json=as_json)
+        for n in range(len(data) - 1):  # JSON may lose its final newline harmlessly
+            cut = data[:n]
+            if as_json and cut.rstrip() == data.rstrip():
+                continue
+            assert rejects(cut), f"truncated to {n} bytes went unnoticed"
+
+
+def test_a_raised_score_fails_with_a_clear_reason():
+    log = sample()
+    forged = msgspec.structs.replace(log, summary=msgspec.structs.replace(log.summary, score=log.summary.score + 15))
+    with pytest.raises(LogError, match="score") as info:
+        verify(decode(encode(forged)))
+    assert not info.value.unreadable
+
+
+def test_an_edited_clock_reading_breaks_the_digest():
+    log = sample()
+    events = list(log.events)
+    action, clock = events[-1]
+    events[-1] = (action, clock + 1)
+    forged = msgspec.structs.replace(log, events=events,
+                                     summary=msgspec.structs.replace(log.summary, elapsed_ms=log.summary.elapsed_ms + 1))
+    with pytest.raises(LogError, match="digest"):
+        verify(decode(encode(forged)))
+
+
+def test_an_illegal_event_is_named():
+    session = Session(get_game("kovrik"), parse_deal("1"))
+    log = record(session, new_header(session, created=CREATED, tool="t"))
+    bad = msgspec.structs.replace(log, events=[(3 + 1 + 0 * 56 + 5, 10)])  # A♣ to a5: does not fit
+    with pytest.raises(LogError, match=r"event 1 \(AC-a5\): illegal"):
+        verify(decode(encode(bad)))
+
+
+def test_newer_version_and_unknown_game_are_unsupported():
+    log = sample()
+    newer = msgspec.structs.replace(log, header=msgspec.structs.replace(log.header, version=2))
+    with pytest.raises(LogError, match="unsupported log version 2") as info:
+        decode(encode(newer))
+    assert info.value.unreadable
+    data = encode(log, as_json=True).replace(b'"game":"kovrik"', b'"game":"klondike"')
+    with pytest.raises(LogError, match="unknown game 'klondike'"):
+        decode(data)
+
+
+@pytest.mark.parametrize("data", [b"", b"   ", b"\x00\x01", b"{}", b"[]", b"{\"header\": 5}", b"\x93\x01\x02\x03",
+                                  b"not a log at all"])
+def test_garbage_is_unreadable(data):
+    with pytest.raises(LogError) as info:
+        verify(decode(data))
+    assert info.value.unreadable
+
+
+def test_packing_is_lossless_across_restarts():
+    events = [(5, 100), (0, 250), (RESTART, 900), (7, 0), (1, 40), (RESTART, 60), (9, 70)]
+    assert unpack_events(pack_events(events, 1000), 1000) == events
+
+
+def test_a_move_costs_about_five_bytes():
+    # A move every 0.1 s .. 4 s, like a person or a script pacing itself.
+    long = sample("kovrik", seed=4, steps=2000)
+    empty = record(Session(get_game("kovrik"), long.header and parse_deal(long.header.deal)), long.header)
+    per_event = (len(encode(long)) - len(encode(empty))) / len(long.events)
+    assert per_event <= 5.5
+    assert len(encode(long)) / len(long.events) <= 8
+
+
+def test_json_form_is_one_event_per_line_with_named_parts():
+    text = encode(sample(steps=10), as_json=True).decode()
+    doc = msgspec.json.decode(text)
+    assert set(doc) == {"header", "events", "summary"}
+    assert {"format", "version", "game", "deal"} <= set(doc["header"])
+    assert {"status", "score", "moves"} <= set(doc["summary"])
+    assert sum(1 for line in text.splitlines() if line.startswith('["')) == len(doc["events"])
+
+
+def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path, monkeypatch):
+    path = tmp_path / "g.log"
+    write_log(path, sample())
+    before = path.read_bytes()
+
+    def full_disk(fd, data):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(os, "write", full_disk)
+    with pytest.raises(LogError, match="No space left"):
+        write_log(path, sample(seed=9))
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["g.log"]  # no temporary left behind
+
+
+def test_no_overwrite_unless_asked(tmp_path):
+    path = tmp_path / "g.log"
+    write_atomic(path, b"first", overwrite=False)
+    with pytest.raises(LogError, match="exists"):
+        write_atomic(path, b"second", overwrite=False)
+    assert path.read_bytes() == b"first"
+
+
+def test_reading_errors_are_one_line(tmp_path):
+    with pytest.raises(LogError, match="no such file"):
+        read_log(tmp_path / "missing.log")
+    with pytest.raises(LogError, match="directory"):
+        read_log(tmp_path)
+    with pytest.raises(LogError, match="no such file"):
+        with locked(tmp_path / "missing.log"):
+            pass
