@@ -35,6 +35,10 @@ def parse_cell(text: str) -> int:
     raise BadAction(f"not a cell: {text!r} (cells are a0..d13: row a-d, column 0-13)")
 
 
+def _column_major(cell: int) -> int:
+    return (cell % COLS) * ROWS + cell // COLS
+
+
 class GridState(State):
     __slots__ = ("cells", "where", "locked", "gaps", "rng", "rng_state")
 
@@ -206,24 +210,32 @@ class GridState(State):
         if not self.can_redeal():
             raise IllegalAction("no redeals left")
         cells, locked = self.cells, self.locked
-        loose = [card for cell, card in enumerate(cells)
-                 if card != EMPTY and cell % COLS >= locked[cell // COLS]]
+        loose = []
+        unlocked = []  # unlocked cells, row-major
         for row in range(ROWS):
-            for col in range(locked[row], COLS):
-                cells[row * COLS + col] = EMPTY
+            base = row * COLS
+            for cell in range(base + locked[row], base + COLS):
+                unlocked.append(cell)
+                if cells[cell] != EMPTY:
+                    loose.append(cells[cell])
+                    cells[cell] = EMPTY
+        gaps = [row * COLS + locked[row] for row in range(ROWS)]  # each row's first unlocked cell
         if self.variant.shuffled:
             # PySolFC's Montana redeal: shuffle, then deal from the end, row by row
-            shuffle(loose, self.rng)
+            self.rng.shuffle(loose)
             self.rng_state = self.rng.getstate()
             loose.reverse()
-            targets = [row * COLS + col for row in range(ROWS) for col in range(locked[row] + 1, COLS)]
+            targets = [cell for cell in unlocked if cell not in gaps]
         else:
             # fixed order: collected row by row, laid column by column
-            targets = [row * COLS + col for col in range(COLS) for row in range(ROWS) if col > locked[row]]
+            targets = sorted((cell for cell in unlocked if cell not in gaps), key=_column_major)
+        where = self.where
         for cell, card in zip(targets, loose, strict=True):
             cells[cell] = card
+            where[card] = cell
+        gaps.sort()
+        self.gaps = gaps
         self.redeals_used += 1
-        self._index()
 
     # --- hint ---------------------------------------------------------------------
     def _ranked_move(self) -> tuple[int | None, int]:

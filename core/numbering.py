@@ -92,6 +92,12 @@ class MicrosoftRandom:
     def randint(self, a: int, b: int) -> int:
         return a + self.draw() % (b - a + 1)
 
+    def shuffle(self, items: list) -> None:
+        draw = self.draw
+        for n in range(len(items) - 1, 0, -1):
+            j = draw() % (n + 1)
+            items[n], items[j] = items[j], items[n]
+
     def getstate(self) -> tuple:
         return (self.x, self.high)
 
@@ -100,29 +106,47 @@ class MicrosoftRandom:
 
 
 class TwisterRandom:
-    """Python's Mersenne Twister, used only through its stable int seeding and random()."""
+    """Python's Mersenne Twister, used only through its stable int seeding and random().
 
-    __slots__ = ("_mt",)
+    Its state is kept as the number of draws since seeding: a plain int is cheap to
+    save with every undo step, and the generator is wound forward (or re-seeded and
+    wound) to bring a saved state back.
+    """
+
+    __slots__ = ("_mt", "_seed", "draws")
 
     def __init__(self, seed: int) -> None:
+        self._seed = seed
         self._mt = random.Random(seed)
+        self.draws = 0
 
     def randint(self, a: int, b: int) -> int:
+        self.draws += 1
         return a + int(self._mt.random() * (b - a + 1))
 
-    def getstate(self) -> tuple:
-        return self._mt.getstate()
+    def shuffle(self, items: list) -> None:
+        rand = self._mt.random
+        for n in range(len(items) - 1, 0, -1):
+            j = int(rand() * (n + 1))
+            items[n], items[j] = items[j], items[n]
+        self.draws += max(0, len(items) - 1)
 
-    def setstate(self, state: tuple) -> None:
-        self._mt.setstate(state)
+    def getstate(self) -> int:
+        return self.draws
+
+    def setstate(self, draws: int) -> None:
+        if draws < self.draws:
+            self._mt = random.Random(self._seed)
+            self.draws = 0
+        rand = self._mt.random
+        for _ in range(draws - self.draws):
+            rand()
+        self.draws = draws
 
 
 def shuffle(items: list, rng: "MicrosoftRandom | TwisterRandom") -> None:
-    """PySol's in-place shuffle (a Fisher-Yates from the end)."""
-    randint = rng.randint
-    for n in range(len(items) - 1, 0, -1):
-        j = randint(0, n)
-        items[n], items[j] = items[j], items[n]
+    """PySol's in-place shuffle: for n from the end down to 1, swap items[n] and items[randint(0, n)]."""
+    rng.shuffle(items)
 
 
 def microsoft_reorder(ids: list[int]) -> list[int]:
