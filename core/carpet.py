@@ -9,19 +9,19 @@ waste is a list, bottom first.
 
 Actions (numbered from FIRST_ACTION, the same in every position)::
 
-    a1-F .. d5-F   a carpet card to its foundation        CELL_TO_FOUNDATION + cell
-    w-F            the waste top to its foundation         WASTE_TO_FOUNDATION
+    a1>F .. d5>F   a carpet card to its foundation        CELL_TO_FOUNDATION + cell
+    w>F            the waste top to its foundation         WASTE_TO_FOUNDATION
     turn           the stock top onto the waste            TURN
-    w-a1 .. w-d5   fill a gap with the waste top           WASTE_FILL + cell
-    s-a1 .. s-d5   fill a gap with the stock top           STOCK_FILL + cell
+    w>a1 .. w>d5   fill a gap with the waste top           WASTE_FILL + cell
+    s>a1 .. s>d5   fill a gap with the stock top           STOCK_FILL + cell
 
 ``carpet-auto`` has no fill actions and ``carpet-foster`` no stock fills: those
 indexes are holes in their index spaces (``valid_index``).
 
-The separator is ``-``, as in the grid family, because ``>`` redirects in a shell
-(``carpet play g.log b3>F`` would write a file named F); ``>`` is still read in its
-place.  Input also takes a card for its place: ``7H-F`` (the click), ``9C-b3`` (a
-fill with the waste top), ``s-w`` (turn).
+The separator is ``>``, as in the grid family's ``7H>b5`` (INTERFACE.md); ``-`` is
+read the same way, since in a shell ``>`` needs quoting (``carpet play g.log b3>F``
+would write a file named F).  Input also takes a card for its place: ``7H>F`` (the
+click), ``9C>b3`` (a fill with the waste top), ``s>w`` (turn).
 """
 
 from __future__ import annotations
@@ -381,30 +381,30 @@ class CarpetVariant(Variant):
         if not self.valid_index(action):
             raise BadAction(f"not a {self.id} action: {action}")
         if action < WASTE_TO_FOUNDATION:
-            return f"{CELL_NAMES[action - CELL_TO_FOUNDATION]}-F"
+            return f"{CELL_NAMES[action - CELL_TO_FOUNDATION]}>F"
         if action == WASTE_TO_FOUNDATION:
-            return "w-F"
+            return "w>F"
         if action == TURN:
             return "turn"
         if action < STOCK_FILL:
-            return f"w-{CELL_NAMES[action - WASTE_FILL]}"
-        return f"s-{CELL_NAMES[action - STOCK_FILL]}"
+            return f"w>{CELL_NAMES[action - WASTE_FILL]}"
+        return f"s>{CELL_NAMES[action - STOCK_FILL]}"
 
     def parse_canonical(self, text: str) -> int:
-        """Canonical text -> action; the ``>`` spelling of version 0.1.0 logs is read too."""
-        return super().parse_canonical(text.replace(">", "-"))
+        """Canonical text -> action; the shell-friendly ``-`` spelling is read too."""
+        return super().parse_canonical(text.replace("-", ">"))
 
     def _help(self) -> str:
-        fills = {(True, True): ", w-b3, s-b3", (True, False): ", w-b3", (False, False): ""}
-        return f"a1-F, w-F, turn{fills[(self.player_fills, self.stock_fills)]} or a card such as 7H"
+        fills = {(True, True): ", w>b3, s>b3", (True, False): ", w>b3", (False, False): ""}
+        return f"a1>F, w>F, turn{fills[(self.player_fills, self.stock_fills)]} or a card such as 7H"
 
     def parse_move(self, text: str, state: State) -> int:
         assert isinstance(state, CarpetState)
         t = text.strip()
-        separator = "-" if "-" in t else ">" if ">" in t else None  # "b3>F" too, when quoted
+        separator = ">" if ">" in t else "-" if "-" in t else None  # "b3-F" too: no quoting in a shell
         if separator is None:
             if is_cell(t):
-                raise BadAction(f"a cell alone is not an action: {t.lower()}-F sends its card to "
+                raise BadAction(f"a cell alone is not an action: {t.lower()}>F sends its card to "
                                 f"its foundation")
             try:
                 card = parse_face(t)
@@ -432,7 +432,7 @@ class CarpetVariant(Variant):
         if source == "s":
             if not self.stock_fills:
                 raise BadAction(f"{self.id} never fills a gap from the stock by hand; "
-                                f"only the waste top fills a gap (w-{cell_name(cell)})")
+                                f"only the waste top fills a gap (w>{cell_name(cell)})")
             return STOCK_FILL + cell
         card = self._card(source, text)
         if not state.waste or state.waste[-1] != card:
@@ -494,12 +494,12 @@ waste is never turned over, and there are no redeals.
 
 _CARPET_PLAY = """\
 Actions:
-  b3-F   a carpet card to its foundation
-  w-F    the waste top to its foundation
+  b3>F   a carpet card to its foundation
+  w>F    the waste top to its foundation
   turn   the stock's top card onto the waste: always onto the waste, even when it would fit
          a foundation (playing it is a second action)
-  w-b3   fill a gap with the waste top
-  s-b3   fill a gap with the stock top, only when the waste is empty
+  w>b3   fill a gap with the waste top
+  s>b3   fill a gap with the stock top, only when the waste is empty
 A gap may stay open as long as the player likes, and the stock may be turned with gaps
 open. A card alone, e.g. 7H, sends that card to its foundation from the carpet or the top
 of the waste.
@@ -507,8 +507,8 @@ of the waste.
 
 _AUTO_PLAY = """\
 Actions:
-  b3-F   a carpet card to its foundation
-  w-F    the waste top to its foundation
+  b3>F   a carpet card to its foundation
+  w>F    the waste top to its foundation
   turn   the stock's top card onto the waste: always onto the waste, even when it would fit
          a foundation (playing it is a second action)
 The player never fills a gap: the moment a carpet card goes to its foundation, its cell is
@@ -519,7 +519,7 @@ A card alone, e.g. 7H, sends that card to its foundation from the carpet or the 
 """
 
 _FOSTER_PLAY = """\
-Phase 1. The player's only action is a carpet card to its foundation (b3-F). Every hole is
+Phase 1. The player's only action is a carpet card to its foundation (b3>F). Every hole is
 refilled at once from the stock top; an ace that comes up that way goes to its foundation
 and the next stock card fills the hole. When the stock runs out, holes stay empty.
 
@@ -527,12 +527,12 @@ Phase 2 starts by itself, and lasts to the end, as soon as no carpet card can be
 (checked after the deal and after every action). Holes are no longer refilled by
 themselves (a carpet card played leaves its hole empty). The extra pile is the waste.
 Actions:
-  b3-F   a carpet card to its foundation
-  w-F    the pile's top to its foundation
+  b3>F   a carpet card to its foundation
+  w>F    the pile's top to its foundation
   turn   the stock's top card onto the pile; an ace goes straight to its foundation, any
          other card onto the pile, even when it would fit a foundation (playing it is a
          second action)
-  w-b3   fill a hole with the pile's top card, whenever the player likes (never from the
+  w>b3   fill a hole with the pile's top card, whenever the player likes (never from the
          stock)
 A card alone, e.g. 7H, sends that card to its foundation from the carpet or the top of the
 pile.
@@ -540,9 +540,9 @@ pile.
 
 _NOTATION = ("Notation: cells a1..d5 (row a-d, column 1-5); F is the card's own foundation; w the "
              "waste top{stock}. Input also accepts lower case, 10 for T and suit symbols (10♦, t♦); "
-             "a card may stand for its place: 7H-F is the same as 7H alone{fill}; s-w means turn. "
-             "The separator is -; b3>F is read as b3-F too, when quoted (in a shell, > writes to a "
-             "file).")
+             "a card may stand for its place: 7H>F is the same as 7H alone{fill}; s>w means turn. "
+             "The canonical separator is > (as in the grid games' 7H>b5); - is read the same way, "
+             "so b3-F needs no quoting in a shell, where > would write to a file.")
 _WON_LOST = "Won: all 52 cards on the foundations. Lost: no legal action left (undo still works)."
 _LOST_FILLS = (" While a gap is open and the waste holds a card, a fill is legal, so the game is not "
                "lost yet even when no card can reach a foundation (decision: \"no legal action\" taken "
@@ -577,7 +577,7 @@ def _carpet_rules(kind: str) -> str:
     }[kind]
     end = _paragraphs(
         _NOTATION.format(stock="; s the stock top" if kind == "carpet" else "",
-                         fill="" if kind == "auto" else ", and 9C-b3 fills b3 with the 9C on top of the "
+                         fill="" if kind == "auto" else ", and 9C>b3 fills b3 with the 9C on top of the "
                                                         "waste"),
         _WON_LOST + ("" if kind == "auto" else _LOST_FILLS),
         score,

@@ -337,11 +337,14 @@ class GridVariant(Variant):
         if action == REDEAL:
             return "redeal"
         card, cell = divmod(action - FIRST_MOVE, CELLS)
-        return f"{code(card)}-{cell_name(cell)}"
+        return f"{code(card)}>{cell_name(cell)}"
+
+    def parse_canonical(self, text: str) -> int:
+        return super().parse_canonical(text.replace("-", ">"))
 
     def parse_move(self, text: str, state: State) -> int:
-        separator = "-" if "-" in text else ">" if ">" in text else None
-        if separator:  # "7H-b5"; "7H>b5" too, for those who quote it
+        separator = ">" if ">" in text else "-" if "-" in text else None
+        if separator:  # "7H>b5"; "7H-b5" too, which needs no quoting in a shell
             card_text, _, cell_text = text.partition(separator)
             return move_action(parse_face(card_text), parse_cell(cell_text))
         card = parse_face(text)  # the click: first fitting empty cell, row-major
@@ -366,7 +369,8 @@ neighbour.{left_rule} A cell right of a king or of an empty cell takes nothing b
 Locked: an ace in column 0 and the unbroken run of its suit rising by one to its right.
 Locked cards never move again; one move may lock several cards at once.
 
-Notation: CARD-CELL, e.g. 7H-b5 (cells a0..d13; 7H>b5 is read too, when quoted). A card alone, e.g. 7H, is the click:
+Notation: CARD>CELL, e.g. 7H>b5 (cells a0..d13); 7H-b5 is read the same way and needs
+no quoting in a shell, where > would write to a file. A card alone, e.g. 7H, is the click:
 {click}
 """
 

@@ -94,6 +94,7 @@ def _short_side_neighbours(cell: int) -> tuple[int, int]:
 _NEIGHBOURS = tuple(_short_side_neighbours(cell) for cell in range(CELLS))
 _N1 = tuple(n[0] for n in _NEIGHBOURS)
 _N2 = tuple(n[1] for n in _NEIGHBOURS)
+_PLUS_ONE = tuple(range(1, DECK_CARDS + 1)) + (0,)  # card id + 1; EMPTY (-1) -> 0
 
 
 def source_name(source: int) -> str:
@@ -346,43 +347,83 @@ class QuiltState(State):
         cells, need = self.cells, self.need
         reserves_game = self.variant.has_reserves
         actions = []
-        reserve_tops = [(k, r[-1] % 52) for k, r in enumerate(self.reserves) if r] if reserves_game else []
-        empty_reserves = [k for k, r in enumerate(self.reserves) if not r] if reserves_game else []
+        if reserves_game:
+            onto, empty = self._reserve_targets()
         waste_face = self.waste[-1] % 52 if self.waste else -1
-        for cell in range(CELLS):
-            card = cells[cell]
-            if card == EMPTY or not (cells[_N1[cell]] == EMPTY or cells[_N2[cell]] == EMPTY):
-                continue
-            face = card % 52
-            base = FIRST_MOVE + cell * TARGETS
-            for pile in range(8):
-                if need[pile] == face:
-                    actions.append(base + pile)
+        if reserves_game and empty:
+            movable = self.available()  # any of them may go to an empty reserve
+        else:
+            # only a card that some pile takes can move: look those cards up
+            wanted = [f for f in need if f >= 0]
             if reserves_game:
-                for k in _targets_onto(face, reserve_tops, empty_reserves):
+                wanted += onto
+            elif waste_face >= 0:
+                wanted += (f for f in (waste_face - 1, waste_face + 1) if _adjacent(f, waste_face))
+            loc = self.loc
+            movable = []
+            for face in wanted:
+                for card in (face, face + 52):
+                    cell = loc[card]
+                    if cell >= 0 and (cells[_N1[cell]] == EMPTY or cells[_N2[cell]] == EMPTY):
+                        movable.append(cell)
+            movable = sorted(set(movable))
+        for cell in movable:
+            face = cells[cell] % 52
+            base = FIRST_MOVE + cell * TARGETS
+            if face in need:
+                for pile in range(8):
+                    if need[pile] == face:
+                        actions.append(base + pile)
+            if reserves_game:
+                fitting = onto.get(face)
+                if fitting:
+                    targets = sorted(fitting + empty) if empty else fitting
+                else:
+                    targets = empty
+                for k in targets:
                     actions.append(base + TO_RESERVE + k)
             elif waste_face >= 0 and _adjacent(face, waste_face):
                 actions.append(base + TO_WASTE)
-        if waste_face >= 0:
+        if waste_face >= 0 and waste_face in need:
             base = FIRST_MOVE + WASTE * TARGETS
             for pile in range(8):
                 if need[pile] == waste_face:
                     actions.append(base + pile)
-        for k, face in reserve_tops:
-            base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
-            for pile in range(8):
-                if need[pile] == face:
-                    actions.append(base + pile)
-            lone = len(self.reserves[k]) == 1
-            for j in _targets_onto(face, reserve_tops, [] if lone else empty_reserves):
-                if j != k:
+        if reserves_game:
+            for k, reserve in enumerate(self.reserves):
+                if not reserve:
+                    continue
+                face = reserve[-1] % 52
+                base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
+                if face in need:
+                    for pile in range(8):
+                        if need[pile] == face:
+                            actions.append(base + pile)
+                fitting = onto.get(face, [])
+                targets = fitting if len(reserve) == 1 or not empty else sorted(fitting + empty)
+                for j in targets:
                     actions.append(base + TO_RESERVE + j)
-        if not reserves_game:
-            if self.stock:
-                actions.append(TURN)
-            elif self.waste and self.redeals_used < self.variant.redeals:
-                actions.append(REDEAL)
+        elif self.stock:
+            actions.append(TURN)
+        elif self.waste and self.redeals_used < self.variant.redeals:
+            actions.append(REDEAL)
         return actions
+
+    def _reserve_targets(self) -> tuple[dict[int, list[int]], list[int]]:
+        """(face -> reserves whose top it fits, in order; the empty reserves)."""
+        onto: dict[int, list[int]] = {}
+        empty = []
+        for k, reserve in enumerate(self.reserves):
+            if not reserve:
+                empty.append(k)
+                continue
+            top = reserve[-1] % 52
+            rank = top % 13
+            if rank:
+                onto.setdefault(top - 1, []).append(k)
+            if rank != 12:
+                onto.setdefault(top + 1, []).append(k)
+        return onto, empty
 
     def has_action(self) -> bool:
         """Whether any action is legal (cheap: the usual cases are decided at once)."""
@@ -548,8 +589,12 @@ class QuiltState(State):
         onto = self.reserves[target - TO_RESERVE]
         if source < CELLS:
             return (40 if onto else 10) + self._frees(source)
-        emptied = len(self.reserves[source - FIRST_RESERVE]) == 1
-        return (30 if emptied else 15) if onto else 5
+        pile = self.reserves[source - FIRST_RESERVE]
+        if len(pile) == 1:
+            return 30  # empties a reserve (onto a card: a lone card never goes to an empty one)
+        if pile[-2] % 52 in self.need:
+            return 60  # uncovers a card a foundation takes
+        return 3 if onto else 2
 
     def dead_end(self) -> bool:
         """True when the game can no longer be won (a quick test, for the search; False may
@@ -617,16 +662,16 @@ class QuiltState(State):
                 "waste": [code(c) for c in self.waste]}
 
     def position_bytes(self) -> bytes:
-        """Cells (id + 1, 0 for a hole), then each pile bottom first, 255 between parts.
+        """Cells (card id + 1, 0 for a hole), then each pile bottom first (card ids), with
+        255 between the parts, then the redeals used.
 
         Card ids, not codes: the two decks' copies differ, so equal bytes mean equal
-        positions exactly.  The redeals used end it.
+        positions exactly.
         """
-        parts = [bytes(c + 1 for c in self.cells[:CELLS]), bytes(c + 1 for c in reversed(self.stock)),
-                 bytes(c + 1 for c in self.waste)]
-        parts += [bytes(c + 1 for c in pile) for pile in self.found]
+        parts = [bytes(map(_PLUS_ONE.__getitem__, self.cells[:CELLS])), bytes(reversed(self.stock)),
+                 bytes(self.waste), *map(bytes, self.found)]
         if self.variant.has_reserves:
-            parts += [bytes(c + 1 for c in pile) for pile in self.reserves]
+            parts += map(bytes, self.reserves)
         parts.append(bytes((self.redeals_used,)))
         return b"\xff".join(parts)
 
@@ -644,14 +689,6 @@ class QuiltState(State):
 def _adjacent(face: int, other: int) -> bool:
     """Same suit and one rank apart (ace and king are not)."""
     return face // 13 == other // 13 and (face - other == 1 or other - face == 1)
-
-
-def _targets_onto(face: int, reserve_tops, empty_reserves) -> list[int]:
-    """Reserves a card of ``face`` may go onto, in order: fitting tops and empty reserves."""
-    out = [k for k, top in reserve_tops if _adjacent(face, top)]
-    if empty_reserves:
-        out = sorted(out + empty_reserves)
-    return out
 
 
 # --- the variants -------------------------------------------------------------------------

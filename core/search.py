@@ -43,8 +43,7 @@ def _ordered(state: State) -> list[int]:
     actions = state.legal_actions()
     rank = getattr(state, "action_rank", None)
     if rank is not None and len(actions) > 1:
-        ranks = {a: rank(a) for a in actions}
-        actions.sort(key=lambda a: -ranks[a])  # stable: ties keep canonical order
+        actions.sort(key=rank, reverse=True)  # stable: ties keep canonical order
     return actions
 
 

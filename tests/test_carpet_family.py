@@ -137,37 +137,37 @@ def test_deal_1_by_hand():
     assert state.layout()["carpet"][0] == ["JD", "2D", "9H", "JC", "5D"]
     assert state.layout()["carpet"][3] == ["2S", "KS", "9D", "QD", "JS"]
     assert state.score == 0 and state.status == PLAYING
-    assert texts(state) == ["a2-F", "d1-F", "turn"]
+    assert texts(state) == ["a2>F", "d1>F", "turn"]
     assert state.variant.parse("2D", state) == CELL_TO_FOUNDATION + parse_cell("a2")
 
-    play(state, "a2-F")
+    play(state, "a2>F")
     assert state.layout()["foundations"]["D"] == "2D"
     assert state.layout()["carpet"][0][1] is None
     assert state.score == 1
-    assert texts(state) == ["d1-F", "turn", "s-a2"]  # waste empty: the gap takes the stock top
+    assert texts(state) == ["d1>F", "turn", "s>a2"]  # waste empty: the gap takes the stock top
 
-    play(state, "s-a2")
+    play(state, "s>a2")
     assert state.layout()["carpet"][0][1] == "3C"
     assert state.layout()["stock"][:2] == ["4C", "5C"]
-    play(state, "d1-F")
+    play(state, "d1>F")
     assert state.score == 2 and state.layout()["foundations"]["S"] == "2S"
-    assert texts(state) == ["turn", "s-d1"]
+    assert texts(state) == ["turn", "s>d1"]
 
     play(state, "turn")
     assert state.layout()["waste"] == ["4C"]
-    assert texts(state) == ["turn", "w-d1"]  # waste not empty: no stock fill any more
-    unchanged_after_illegal(state, "s-d1", "waste is not empty")
+    assert texts(state) == ["turn", "w>d1"]  # waste not empty: no stock fill any more
+    unchanged_after_illegal(state, "s>d1", "waste is not empty")
 
-    play(state, "4C-d1")  # the waste top named by its card
+    play(state, "4C>d1")  # the waste top named by its card
     assert state.layout()["carpet"][3][0] == "4C" and state.layout()["waste"] == []
     assert texts(state) == ["turn"]  # needs 2C 3S 2H 3D: none is out
     unchanged_after_illegal(state, "7H", "hearts foundation needs 2H")
-    unchanged_after_illegal(state, "d1-F", "clubs foundation needs 2C")
+    unchanged_after_illegal(state, "d1>F", "clubs foundation needs 2C")
 
     # turn to 3S (5C TS QH 4H 4D 7S 3S), which goes up from the waste
     play(state, *["turn"] * 7)
     assert state.layout()["waste"] == ["5C", "TS", "QH", "4H", "4D", "7S", "3S"]
-    assert texts(state) == ["w-F", "turn"]
+    assert texts(state) == ["w>F", "turn"]
     play(state, "3S")
     assert state.layout()["foundations"]["S"] == "3S" and state.score == 3
     unchanged_after_illegal(state, "5C", "in the waste under 5 cards")
@@ -178,15 +178,15 @@ def test_deal_1_by_hand():
 
 def test_carpet_auto_deal_1_by_hand():
     state = new("carpet-auto", "1")
-    assert texts(state) == ["a2-F", "d1-F", "turn"]
-    play(state, "a2-F")  # waste empty: the stock top fills the gap at once
+    assert texts(state) == ["a2>F", "d1>F", "turn"]
+    play(state, "a2>F")  # waste empty: the stock top fills the gap at once
     assert state.layout()["carpet"][0][1] == "3C"
     assert state.layout()["stock"][0] == "4C"
-    play(state, "d1-F")
+    play(state, "d1>F")
     assert state.layout()["carpet"][3][0] == "4C"
     assert texts(state) == ["turn"]
     # 5C TS QH 4H 4D 7S 3S -> 3S up; TD 4S -> 4S up; TH 8H 2C -> 2C up
-    play(state, *["turn"] * 7, "w-F", "turn", "turn", "w-F", "turn", "turn", "turn", "w-F")
+    play(state, *["turn"] * 7, "w>F", "turn", "turn", "w>F", "turn", "turn", "turn", "w>F")
     assert state.layout()["waste"] == ["5C", "TS", "QH", "4H", "4D", "7S", "TD", "TH", "8H"]
     assert state.layout()["foundations"] == {"C": "2C", "S": "4S", "H": "AH", "D": "2D"}
     play(state, "3C")  # from a2; the waste top fills a2
@@ -202,26 +202,26 @@ def test_carpet_auto_deal_1_by_hand():
 def test_fill_only_from_waste_when_waste_not_empty():
     state = build("carpet", ["-- 9D 9C 9H 9S", "KD KC KH KS QD", "QC QH QS JD JC", "JH JS TD TC TH"],
                   {"C": 1, "S": 1, "H": 1, "D": 1}, stock="2C 3C", waste="5D 6D")
-    assert texts(state) == ["turn", "w-a1"]
-    unchanged_after_illegal(state, "s-a1", "waste is not empty")
+    assert texts(state) == ["turn", "w>a1"]
+    unchanged_after_illegal(state, "s>a1", "waste is not empty")
     unchanged_after_illegal(state, STOCK_FILL + 0, "waste is not empty")
-    play(state, "w-a1")
+    play(state, "w>a1")
     assert state.layout()["carpet"][0][0] == "6D" and state.layout()["waste"] == ["5D"]
-    unchanged_after_illegal(state, "w-a1", "not empty")
-    unchanged_after_illegal(state, "5D-a1", "not empty")
+    unchanged_after_illegal(state, "w>a1", "not empty")
+    unchanged_after_illegal(state, "5D>a1", "not empty")
 
 
 def test_stock_fill_only_when_waste_empty():
     state = build("carpet", ["-- 9D 9C 9H --", "KD KC KH KS QD", "QC QH QS JD JC", "JH JS TD TC TH"],
                   {"C": 1, "S": 1, "H": 1, "D": 1}, stock="8C 3C")
-    assert texts(state) == ["turn", "s-a1", "s-a5"]
-    unchanged_after_illegal(state, "w-a5", "waste is empty")
-    play(state, "s-a5")
+    assert texts(state) == ["turn", "s>a1", "s>a5"]
+    unchanged_after_illegal(state, "w>a5", "waste is empty")
+    play(state, "s>a5")
     assert state.layout()["carpet"][0][4] == "8C" and state.layout()["stock"] == ["3C"]
     play(state, "turn")
-    assert texts(state) == ["w-a1"]  # stock gone, 3C does not fit: only the fill is left
+    assert texts(state) == ["w>a1"]  # stock gone, 3C does not fit: only the fill is left
     assert state.status == PLAYING
-    play(state, "w-a1")
+    play(state, "w>a1")
     assert state.status == LOST and texts(state) == []
 
 
@@ -229,11 +229,11 @@ def test_gap_may_stay_open_and_turn_with_gaps():
     state = build("carpet", ["-- -- -- -- --", "-- -- -- -- --", "-- -- -- -- --", "-- -- -- -- KC"],
                   {"C": 11, "S": 13, "H": 13, "D": 13}, stock="QC")
     gaps = [f"{r}{c}" for r in "abcd" for c in range(1, 6)][:19]
-    assert texts(state) == ["turn"] + [f"s-{g}" for g in gaps]
+    assert texts(state) == ["turn"] + [f"s>{g}" for g in gaps]
     play(state, "turn")  # allowed with 19 gaps open
-    assert texts(state) == ["w-F"] + [f"w-{g}" for g in gaps]
+    assert texts(state) == ["w>F"] + [f"w>{g}" for g in gaps]
     assert state.score == 46
-    play(state, "QC", "d5-F")
+    play(state, "QC", "d5>F")
     assert state.status == WON and state.score == 48
     assert texts(state) == [] and state.auto_action() is None and state.hint() is None
 
@@ -259,12 +259,12 @@ def test_foundations_never_take_wrong_cards():
             found = {s: 13 for s in SUIT_LETTERS} | {SUIT_LETTERS[suit]: count}
             state = build("carpet", carpet, found, waste=code(card) if count != 13 else "")
             if rank == count:
-                assert "d1-F" in texts(state) and "w-F" in texts(state)
+                assert "d1>F" in texts(state) and "w>F" in texts(state)
             else:
-                assert "d1-F" not in texts(state)
-                unchanged_after_illegal(state, "d1-F", "does not fit")
+                assert "d1>F" not in texts(state)
+                unchanged_after_illegal(state, "d1>F", "does not fit")
                 if state.waste:
-                    unchanged_after_illegal(state, "w-F", "does not fit")
+                    unchanged_after_illegal(state, "w>F", "does not fit")
 
 
 def test_lost_detection():
@@ -276,9 +276,9 @@ def test_lost_detection():
     state = build("carpet", ["3C -- -- -- --", "-- -- -- -- --", "-- -- -- -- --", "-- -- -- -- --"],
                   {"C": 1, "S": 13, "H": 13, "D": 13}, waste="2C KC")
     assert state.status == PLAYING
-    assert texts(state)[:2] == ["w-a2", "w-a3"]
+    assert texts(state)[:2] == ["w>a2", "w>a3"]
     assert state.auto_action() == WASTE_FILL + parse_cell("a2")
-    play(state, "w-a2", "2C", "3C")
+    play(state, "w>a2", "2C", "3C")
     assert state.layout()["foundations"]["C"] == "3C"
     # no gap, stock empty, waste top does not fit: lost
     full = ["KC QC JC TC 9C"] * 4
@@ -290,12 +290,12 @@ def test_lost_detection():
 def test_auto_fill_from_waste_then_stock_then_empty():
     rows = ["2C KD KD KD KD", "KD KD KD KD KD", "KD KD KD KD KD", "KD KD KD 3C 4C"]
     state = build("carpet-auto", rows, {"C": 1, "S": 13, "H": 13, "D": 7}, stock="KC", waste="QC")
-    assert texts(state) == ["a1-F", "turn"]  # never a fill action
-    play(state, "a1-F")
+    assert texts(state) == ["a1>F", "turn"]  # never a fill action
+    play(state, "a1>F")
     assert state.layout()["carpet"][0][0] == "QC" and state.waste == []  # from the waste
-    play(state, "d4-F")
+    play(state, "d4>F")
     assert state.layout()["carpet"][3][3] == "KC" and state.stock_left == 0  # from the stock
-    play(state, "d5-F")
+    play(state, "d5>F")
     assert state.layout()["carpet"][3][4] is None  # both empty: left empty
     assert state.score == (4 + 13 + 13 + 7) - 4  # clubs now up to 4C
 
@@ -305,7 +305,7 @@ def test_auto_fill_card_that_fits_just_lies_there():
     state = build("carpet-auto", rows, {"C": 1, "S": 13, "H": 13, "D": 7}, stock="3C")
     play(state, "2C")
     assert state.layout()["carpet"][0][0] == "3C"
-    assert texts(state) == ["a1-F"]
+    assert texts(state) == ["a1>F"]
 
 
 def test_auto_has_no_fill_actions():
@@ -314,7 +314,7 @@ def test_auto_has_no_fill_actions():
     for a in range(WASTE_FILL, STOCK_FILL + CELLS):
         assert not variant.valid_index(a)
         unchanged_after_illegal(state, a, "not a carpet-auto action")
-    for text in ("w-a1", "s-a1", "2D-a1", "w>a1", "s>a1", "2D>a1"):
+    for text in ("w>a1", "s>a1", "2D>a1", "w>a1", "s>a1", "2D>a1"):
         with pytest.raises(BadAction, match="fills its gaps by itself"):
             variant.parse(text, state)
         with pytest.raises(BadAction):
@@ -331,7 +331,7 @@ def test_foster_deal_refills_aces_row_major():
     assert layout["carpet"][2] == ["8C", "4C", "7C", "8H", "6S"]
     assert layout["stock"][0] == "TS"
     assert state.score == 4 and state.phase == 1
-    assert texts(state) == ["a4-F", "b3-F", "b5-F"]
+    assert texts(state) == ["a4>F", "b3>F", "b5>F"]
 
 
 def test_foster_phase_1_refills_and_aces_go_up():
@@ -339,18 +339,18 @@ def test_foster_phase_1_refills_and_aces_go_up():
     assert state.layout()["foundations"] == {"C": None, "S": None, "H": None, "D": "AD"}
     assert state.layout()["carpet"][2] == ["9S", "5S", "JS", "QC", "KH"]  # c3's ace replaced by JS
     assert state.phase == 1 and state.score == 1
-    assert texts(state) == ["a2-F"]
-    for move in ("turn", "w-F", "w-a2"):
+    assert texts(state) == ["a2>F"]
+    for move in ("turn", "w>F", "w>a2"):
         unchanged_after_illegal(state, move, "phase 1")
     with pytest.raises(BadAction, match="never fills a gap from the stock"):
-        state.variant.parse("s-a2", state)
+        state.variant.parse("s>a2", state)
     unchanged_after_illegal(state, STOCK_FILL + 1, "not a carpet-foster action")
     unchanged_after_illegal(state, "9S", "no spades foundation yet")
-    play(state, "a2-F")  # refill: AS and AH go up on the way, 3C fills a2
+    play(state, "a2>F")  # refill: AS and AH go up on the way, 3C fills a2
     assert state.layout()["carpet"][0][1] == "3C"
     assert state.layout()["foundations"] == {"C": None, "S": "AS", "H": "AH", "D": "2D"}
     assert state.score == 4 and state.phase == 1
-    play(state, "d2-F")  # 2S up, 4C fills d2; now nothing fits (3S 2H 3D, no clubs): phase 2
+    play(state, "d2>F")  # 2S up, 4C fills d2; now nothing fits (3S 2H 3D, no clubs): phase 2
     assert state.layout()["carpet"][3][1] == "4C"
     assert state.phase == 2 and state.score == 5
     assert texts(state) == ["turn"]
@@ -365,8 +365,8 @@ def test_foster_phase_2_from_the_deal():
 
 def test_foster_phase_2_play():
     state = new("carpet-foster", "4")
-    assert state.phase == 1 and texts(state) == ["b4-F"]
-    play(state, "b4-F")  # 2C; QH refills b4; then nothing fits: phase 2
+    assert state.phase == 1 and texts(state) == ["b4>F"]
+    play(state, "b4>F")  # 2C; QH refills b4; then nothing fits: phase 2
     assert state.phase == 2 and state.layout()["carpet"][1][3] == "QH"
     play(state, "turn", "turn", "turn")
     assert state.layout()["waste"] == ["7S", "9S", "5S"]
@@ -376,12 +376,12 @@ def test_foster_phase_2_play():
     play(state, "2S")  # c3: in phase 2 the hole stays open
     assert state.layout()["carpet"][2][2] is None and state.layout()["stock"][0] == "8H"
     assert state.phase == 2
-    assert texts(state) == ["b3-F", "turn", "w-c3"]  # never a stock fill
+    assert texts(state) == ["b3>F", "turn", "w>c3"]  # never a stock fill
     play(state, "3S")
-    assert texts(state) == ["turn", "w-b3", "w-c3"]
-    play(state, "w-c3")
+    assert texts(state) == ["turn", "w>b3", "w>c3"]
+    play(state, "w>c3")
     assert state.layout()["carpet"][2][2] == "5S"
-    unchanged_after_illegal(state, "w-c3", "not empty")
+    unchanged_after_illegal(state, "w>c3", "not empty")
     play(state, "turn")
     assert state.layout()["waste"] == ["7S", "9S", "8H"]  # 8H goes onto the pile
 
@@ -390,7 +390,7 @@ def test_foster_turned_card_that_fits_goes_to_the_pile():
     rows = ["KD KD KD KD KD"] * 4
     state = build("carpet-foster", rows, {"C": 1, "S": 0, "H": 0, "D": 0}, stock="2C AH")
     play(state, "turn")
-    assert state.waste == [parse_face("2C")] and texts(state) == ["w-F", "turn"]
+    assert state.waste == [parse_face("2C")] and texts(state) == ["w>F", "turn"]
     play(state, "turn")
     assert state.layout()["foundations"]["H"] == "AH" and state.score == 2
 
@@ -416,10 +416,10 @@ def test_foster_phase_2_is_for_good():
 def test_foster_phase_1_stock_runs_out_holes_stay():
     rows = ["2C 3C 4C KD KD"] + ["KD KD KD KD KD"] * 3
     state = build("carpet-foster", rows, {"C": 1, "S": 0, "H": 0, "D": 0}, stock="AS", phase=1)
-    play(state, "a1-F")
+    play(state, "a1>F")
     assert state.layout()["carpet"][0][0] is None and state.layout()["foundations"]["S"] == "AS"
     assert state.phase == 1
-    play(state, "a2-F", "a3-F")
+    play(state, "a2>F", "a3>F")
     assert state.phase == 2 and state.status == LOST
     assert state.score == 5
 
@@ -452,45 +452,45 @@ def test_canonical_round_trip(game):
         assert variant.parse(f"  {text} ", state) == action
     expected = {"carpet": 20 + 1 + 1 + 20 + 20, "carpet-auto": 22, "carpet-foster": 42}[game]
     assert len(seen) == expected
-    assert variant.parse("turn", state) == variant.parse("s-w", state) == variant.parse("s>w", state) == TURN
+    assert variant.parse("turn", state) == variant.parse("s>w", state) == variant.parse("s>w", state) == TURN
     assert variant.text(HINT) == "hint"
 
 
 @pytest.mark.parametrize("game", IDS)
-def test_greater_than_still_read(game):
-    """`-` is the separator (`>` redirects in a shell); `>` is still read in its place,
-    typed and in the JSON form of a log."""
+def test_dash_is_read_as_the_separator(game):
+    """`>` is the canonical separator (as in INTERFACE.md's 7H>b5); `-`, which needs no quoting
+    in a shell, is read in its place, typed and in the JSON form of a log."""
     variant = get_game(game)
     state = new(game)
     for action in range(FIRST_ACTION, variant.action_count):
         if not variant.valid_index(action):
             continue
         text = variant.action_text(action)
-        assert ">" not in text
-        if "-" in text:
-            old = text.replace("-", ">")
-            assert variant.parse(old, state) == variant.parse(text, state) == action
-            assert variant.parse(old.lower(), state) == action
-            assert variant.parse_canonical(old) == action
+        assert "-" not in text
+        if ">" in text:
+            dash = text.replace(">", "-")
+            assert variant.parse(dash, state) == variant.parse(text, state) == action
+            assert variant.parse(dash.lower(), state) == action
+            assert variant.parse_canonical(dash) == action
     with pytest.raises(BadAction):
         variant.parse_canonical("a1->F")
 
 
 def test_notation_examples():
     variant = get_game("carpet")
-    assert variant.action_text(CELL_TO_FOUNDATION) == "a1-F"
-    assert variant.action_text(CELL_TO_FOUNDATION + 19) == "d5-F"
-    assert variant.action_text(WASTE_TO_FOUNDATION) == "w-F"
+    assert variant.action_text(CELL_TO_FOUNDATION) == "a1>F"
+    assert variant.action_text(CELL_TO_FOUNDATION + 19) == "d5>F"
+    assert variant.action_text(WASTE_TO_FOUNDATION) == "w>F"
     assert variant.action_text(TURN) == "turn"
-    assert variant.action_text(WASTE_FILL + 7) == "w-b3"
-    assert variant.action_text(STOCK_FILL + 7) == "s-b3"
+    assert variant.action_text(WASTE_FILL + 7) == "w>b3"
+    assert variant.action_text(STOCK_FILL + 7) == "s>b3"
 
 
 def test_shorthand_resolution():
     variant = get_game("carpet")
     state = new("carpet", "1")
     a2 = CELL_TO_FOUNDATION + parse_cell("a2")
-    for text in ("2D", "2d", "2♦", "2♢", "2D-F", "2d-f", "2♦-F", "2D>F", "2d>f"):
+    for text in ("2D", "2d", "2♦", "2♢", "2D>F", "2d>f", "2♦-F", "2D-F", "2d-f"):
         assert variant.parse(text, state) == a2
     with pytest.raises(IllegalAction, match="TD is still in the stock"):
         variant.parse("10D", state)
@@ -503,11 +503,11 @@ def test_shorthand_resolution():
     with pytest.raises(IllegalAction, match="3C is in the waste under 1 card;"):
         variant.parse("3C", state)
     with pytest.raises(IllegalAction, match="not the waste top"):
-        variant.parse("3C-a2", state)
+        variant.parse("3C>a2", state)
 
 
-@pytest.mark.parametrize("text", ["", "xx", "a1-", "-F", "a1-b2", "s-F", "b3", "w-e1", "w-a6",
-                                  "1H", "a1-G", "w-w", "QQ-F", "a1->F", "a1-F-F",
+@pytest.mark.parametrize("text", ["", "xx", "a1-", "-F", "a1>b2", "s>F", "b3", "w-e1", "w-a6",
+                                  "1H", "a1-G", "w>w", "QQ-F", "a1->F", "a1>F-F",
                                   "a1>", ">F", "a1>b2", "s>F", "w>e1", "a1>G", "w>w", "QQ>F"])
 def test_bad_text(text):
     state = new("carpet")
@@ -546,13 +546,13 @@ def test_simple_player_order():
     # a card to a foundation first, then the waste top into a gap, then turn
     rows = ["-- 9D 9C 9H 9S", "KD KC KH KS QD", "QC QH QS JD JC", "JH JS TD TC 2C"]
     state = build("carpet", rows, {"C": 1, "S": 1, "H": 1, "D": 1}, stock="5D", waste="7D")
-    assert state.variant.text(state.auto_action()) == "d5-F"
-    play(state, "d5-F")
-    assert state.variant.text(state.auto_action()) == "w-a1"
-    play(state, "w-a1")
+    assert state.variant.text(state.auto_action()) == "d5>F"
+    play(state, "d5>F")
+    assert state.variant.text(state.auto_action()) == "w>a1"
+    play(state, "w>a1")
     assert state.variant.text(state.auto_action()) == "turn"
     play(state, "turn")
-    assert state.variant.text(state.auto_action()) == "w-d5"
+    assert state.variant.text(state.auto_action()) == "w>d5"
     assert state.hint() == state.auto_action()
 
 
@@ -562,7 +562,7 @@ def test_simple_player_turns_rather_than_stock_fill():
     state = build("carpet", rows, {"C": 1, "S": 1, "H": 1, "D": 1}, stock="2D 5D")
     assert state.variant.text(state.auto_action()) == "turn"
     play(state, "turn")
-    assert state.variant.text(state.auto_action()) == "w-F"
+    assert state.variant.text(state.auto_action()) == "w>F"
 
 
 # --- perft: legal-action tree sizes ---------------------------------------------------------
@@ -578,7 +578,7 @@ def perft(state: CarpetState, depth: int) -> int:
     return total
 
 
-# depth 1-2 checked by hand: carpet #1 has a2-F d1-F turn, and each of those leaves 3
+# depth 1-2 checked by hand: carpet #1 has a2>F d1>F turn, and each of those leaves 3
 # actions (the other card, turn, a stock fill of the new gap / after the turn both cards
 # and turn); carpet-auto #1 leaves 2, 2 and 3 (no fills).
 @pytest.mark.parametrize("game, deal, counts", [
@@ -709,10 +709,10 @@ def test_deal_is_pure_and_conserves_cards(game, deal):
 
 def test_snapshot_does_not_alias():
     state = new("carpet", "1")
-    play(state, "a2-F", "turn")
+    play(state, "a2>F", "turn")
     snap = state.snapshot()
     frozen = (state.layout(), state.digest())
-    play(state, "w-a2", "d1-F", "turn")
+    play(state, "w>a2", "d1>F", "turn")
     state.restore(snap)
     assert (state.layout(), state.digest()) == frozen
     play(state, "turn", "turn")  # mutating after a restore leaves the snapshot intact
@@ -735,7 +735,7 @@ def test_position_bytes_tell_positions_apart():
 def test_session_undo_restart_hint():
     session = Session(get_game("carpet"), parse_deal("1"))
     start = session.state.digest()
-    for text in ("a2-F", "turn", "w-a2"):
+    for text in ("a2>F", "turn", "w>a2"):
         session.play_text(text, 10)
     assert session.moves == 3 and session.score == 1
     session.act(HINT, 20)

@@ -77,7 +77,7 @@ def test_bad_input_is_one_line_and_an_exit_code(args, code, needle):
 
 def test_clock_is_wall_time_since_the_attempt_began(game):
     with freeze_time("2026-11-29 10:00:05"):
-        r = run("play", game, "AD-a0", "--json")
+        r = run("play", game, "AD>a0", "--json")
     assert doc(r)["elapsed_ms"] == 5000
     with freeze_time("2026-11-29 10:00:07.250"):
         r = run("undo", game, "--json")
@@ -93,9 +93,9 @@ def test_clock_is_wall_time_since_the_attempt_began(game):
 
 def test_play_stops_at_the_first_illegal_action_keeping_the_rest(game):
     with freeze_time("2026-11-29 10:00:01"):
-        r = run("play", game, "AD-a0", "AC", "7H-a5", "AS", "--json")
+        r = run("play", game, "AD>a0", "AC", "7H>a5", "AS", "--json")
     assert r.exit_code == 1
-    assert "event 3 (7H-a5)" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert "event 3 (7H>a5)" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     d = doc(r)
     assert d["applied"] == 2 and d["events"] == 2
     assert doc(run("show", game, "--json"))["events"] == 2
@@ -103,19 +103,19 @@ def test_play_stops_at_the_first_illegal_action_keeping_the_rest(game):
 
 def test_an_illegal_action_changes_nothing_on_disk(game):
     before = game.read_bytes()
-    for bad in (["7H-a5"], ["XX"], ["undo"], ["AD-z9"]):
+    for bad in (["7H>a5"], ["XX"], ["undo"], ["AD-z9"]):
         r = run("play", game, *bad)
         assert r.exit_code in (1, 2) and game.read_bytes() == before
 
 
 def test_actions_from_stdin(game):
-    r = run("play", game, "-", "--json", input="AD-a0\n AC  hint\n")
+    r = run("play", game, "-", "--json", input="AD>a0\n AC  hint\n")
     assert r.exit_code == 0 and doc(r)["events"] == 3 and doc(r)["hint"]
 
 
 def test_moves_lists_canonical_actions_that_parse_back(game):
     actions = doc(run("moves", game, "--json"))["actions"]
-    assert "AD-a0" in actions and "redeal" in actions
+    assert "AD>a0" in actions and "redeal" in actions
     for a in actions:
         assert run("play", game, a, "-q").exit_code == 0
         assert run("undo", game, "-q").exit_code == 0
@@ -128,14 +128,14 @@ def test_hint_is_recorded_and_named(game):
 
 
 def test_show_at_and_replay(game):
-    run("play", game, "AD-a0", "AC", "-q")
+    run("play", game, "AD>a0", "AC", "-q")
     assert doc(run("show", game, "--at", "1", "--json"))["events"] == 1
     assert doc(run("show", game, "--at", "0", "--json"))["score"] == 0
     assert run("show", game, "--at", "9").exit_code == 2
     frames = doc(run("replay", game, "--json"))["frames"]
-    assert [f["event"] for f in frames] == [0, 1, 2] and frames[1]["action"] == "AD-a0"
+    assert [f["event"] for f in frames] == [0, 1, 2] and frames[1]["action"] == "AD>a0"
     assert len(doc(run("replay", game, "--to", "1", "--json"))["frames"]) == 2
-    assert "event 2: AC-b0" in run("replay", game).stdout
+    assert "event 2: AC>b0" in run("replay", game).stdout
 
 
 def test_new_never_overwrites_without_force(game):
@@ -153,7 +153,7 @@ def test_new_without_a_number_picks_and_prints_one(tmp_path):
 
 
 def test_verify_exit_codes_and_json(game, tmp_path):
-    run("play", game, "AD-a0", "-q")
+    run("play", game, "AD>a0", "-q")
     good = run("verify", game, "--json")
     assert good.exit_code == 0 and doc(good)["results"][0]["ok"] is True
     data = bytearray(game.read_bytes())
@@ -171,11 +171,11 @@ def test_verify_exit_codes_and_json(game, tmp_path):
 
 
 def test_export_round_trip_is_byte_identical(game, tmp_path):
-    run("play", game, "AD-a0", "hint", "undo", "-q")
+    run("play", game, "AD>a0", "hint", "undo", "-q")
     as_json = tmp_path / "g.json"
     back = tmp_path / "back.log"
     assert run("export", game, "-o", as_json).exit_code == 0
-    assert json.loads(as_json.read_text())["events"][0][0] == "AD-a0"
+    assert json.loads(as_json.read_text())["events"][0][0] == "AD>a0"
     assert run("export", as_json, "-o", back).exit_code == 0
     assert back.read_bytes() == game.read_bytes()
     assert run("export", game, "-o", back).exit_code == 2  # exists

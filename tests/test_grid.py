@@ -23,13 +23,13 @@ def test_locks_are_found_from_column_zero():
 
 
 def test_legal_actions_of_a_position():
-    assert texts(grid("kovrik", BASIC)) == {"3C-a2", "AD-b0", "6H-b5", "redeal"}
-    assert texts(grid("kovrik-hard", BASIC)) == {"3C-a2", "AD-b0", "6H-b5", "redeal"}
+    assert texts(grid("kovrik", BASIC)) == {"3C>a2", "AD>b0", "6H>b5", "redeal"}
+    assert texts(grid("kovrik-hard", BASIC)) == {"3C>a2", "AD>b0", "6H>b5", "redeal"}
 
 
 def test_canonical_order_is_by_target_cell_then_card():
     st = grid("kovrik", BASIC)
-    assert [st.variant.action_text(a) for a in st.legal_actions()] == ["3C-a2", "AD-b0", "6H-b5", "redeal"]
+    assert [st.variant.action_text(a) for a in st.legal_actions()] == ["3C>a2", "AD>b0", "6H>b5", "redeal"]
 
 
 def test_left_rule_only_move():
@@ -41,14 +41,14 @@ AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD 6H ..
 """
     easy, hard = grid("kovrik", text), grid("kovrik-hard", text)
     # b6 is right of K♦ (dead by the right rule) and left of 7♥: the left rule offers 6♥
-    assert "6H-b6" in texts(easy)
-    assert "6H-b6" not in texts(hard)
+    assert "6H>b6" in texts(easy)
+    assert "6H>b6" not in texts(hard)
     with pytest.raises(IllegalAction, match="does not fit"):
         hard.apply(mv("6H", "b6"))
     easy.apply(mv("6H", "b6"))
     assert easy.locked[1] == 5  # 6♥ at b6 is not next to 5♥ (K♦ is between): nothing locks
     # d12 is now empty: right of Q♦ it takes K♦ by the right rule, in both games
-    assert "KD-d12" in texts(easy)
+    assert "KD>d12" in texts(easy)
 
 
 def test_left_rule_offers_card_one_lower_than_right_neighbour():
@@ -60,9 +60,9 @@ AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD ..
 """
     easy, hard = grid("kovrik", text), grid("kovrik-hard", text)
     # b1: left neighbour A♥ (right rule: 2♥); right neighbour 3♥ (left rule: 2♥ too)
-    assert "2H-b1" in texts(easy) and "2H-b1" in texts(hard)
+    assert "2H>b1" in texts(easy) and "2H>b1" in texts(hard)
     # a0 takes an ace only, even though its right neighbour is 2♣ (the left rule never applies there)
-    assert texts(hard) >= {"AC-a0"}
+    assert texts(hard) >= {"AC>a0"}
     # c13 (right of K♠) and d13: nothing by the right rule; the left rule has no right neighbour
     assert not any(t.endswith("c13") or t.endswith("d13") for t in texts(easy))
 
@@ -75,10 +75,10 @@ AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS .. KS QS
 AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD ..
 """
     easy, hard = grid("kovrik", text), grid("kovrik-hard", text)
-    assert "QS-c11" in texts(easy)  # right of J♠ (right rule) and left of K♠ (left rule)
-    assert "QS-c11" in texts(hard)
+    assert "QS>c11" in texts(easy)  # right of J♠ (right rule) and left of K♠ (left rule)
+    assert "QS>c11" in texts(hard)
     # b12: right of Q♥ takes K♥ (right rule)
-    assert "KH-b12" in texts(hard)
+    assert "KH>b12" in texts(hard)
 
 
 def test_a_move_that_locks_several_cards_scores_each():
@@ -121,9 +121,9 @@ def test_illegal_moves_change_nothing():
 def test_click_goes_to_first_fitting_cell_row_major():
     st = grid("kovrik", BASIC)
     v = st.variant
-    assert v.action_text(v.parse("AD", st)) == "AD-b0"
-    assert v.action_text(v.parse("3c", st)) == "3C-a2"
-    assert v.action_text(v.parse("6♥", st)) == "6H-b5"
+    assert v.action_text(v.parse("AD", st)) == "AD>b0"
+    assert v.action_text(v.parse("3c", st)) == "3C>a2"
+    assert v.action_text(v.parse("6♥", st)) == "6H>b5"
     with pytest.raises(IllegalAction, match="locked"):
         v.parse("2C", st)
     with pytest.raises(IllegalAction, match="fits no empty cell"):
@@ -223,3 +223,13 @@ def test_move_bonus(moves, bonus):
 def test_cell_names_round_trip():
     for cell in range(56):
         assert parse_cell(cell_name(cell)) == cell
+
+
+def test_dash_is_read_as_the_separator():
+    """Canonical is 7H>b5 (INTERFACE.md); 7H-b5 needs no quoting in a shell and means the same."""
+    st = grid("kovrik", BASIC)
+    v = st.variant
+    for action in st.legal_actions():
+        text = v.action_text(action)
+        assert "-" not in text
+        assert v.parse(text.replace(">", "-"), st) == action == v.parse_canonical(text.replace(">", "-"))

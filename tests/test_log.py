@@ -70,8 +70,8 @@ def test_an_edited_clock_reading_breaks_the_digest():
 def test_an_illegal_event_is_named():
     session = Session(get_game("kovrik"), parse_deal("1"))
     log = record(session, new_header(session, created=CREATED, tool="t"))
-    bad = msgspec.structs.replace(log, events=[(3 + 1 + 0 * 56 + 5, 10)])  # A♣ to a5: does not fit
-    with pytest.raises(LogError, match=r"event 1 \(AC-a5\): illegal"):
+    bad = msgspec.structs.replace(log, events=[(3 + 1 + 0 * 56 + 5, 10)])  # A♣ to a5, which holds the 5♦
+    with pytest.raises(LogError, match=r"event 1 \(AC>a5\): illegal: a5 is not empty"):
         verify(decode(encode(bad)))
 
 
