@@ -17,7 +17,7 @@ from typing import Annotated, Callable, Optional
 import typer
 from typer.core import TyperGroup
 
-from carpet.core import GAMES, CarpetError, IllegalAction, Session, get_game, parse_deal, __version__
+from carpet.core import GAMES, HINT, CarpetError, IllegalAction, Session, get_game, parse_deal, __version__
 from carpet.formats import (LogError, locked, new_header, position_document, read_log, record, replay,
                             verify, write_log)
 
@@ -250,38 +250,14 @@ def moves(file: LogFile, as_json: JsonFlag = False) -> None:
 
 def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) -> int:
     """Apply actions in order under the file lock; keep all before the first illegal one."""
-    code, message = OK, None
     try:
-        lock = locked(file)
-        lock.__enter__()
-    except CarpetError as exc:
+        with locked(file):
+            session, applied, hints, code, message = _apply(file, actions)
+    except LogError as exc:  # locking or writing failed: the log on disk is as it was
         raise _fail(file, exc) from None
-    try:
-        log, session = _load(file)
-        started = clock.created_ms(log.header.created)
-        applied = 0
-        hints = []
-        for text in actions:
-            number = len(session.events) + 1
-            try:
-                action = session.play_text(text, clock.attempt_ms(session, started))
-            except CarpetError as exc:
-                code = FAILED if isinstance(exc, IllegalAction) else UNUSABLE
-                message = f"carpet: {file}: event {number} ({text}): {exc}; nothing after it was applied"
-                break
-            applied += 1
-            if action == 0:
-                hints.append(session.last_hint)
-        if applied:
-            try:
-                write_log(file, record(session, log.header))
-            except CarpetError as exc:
-                raise _fail(file, exc) from None
-    finally:
-        lock.__exit__(None, None, None)
-    hint_texts = [None if h is None else session.variant.text(h) for h in hints]
     if message:
         _error(message)
+    hint_texts = [None if h is None else session.variant.text(h) for h in hints]
     if as_json:
         extra = {"hint": hint_texts[-1]} if hints else {}
         _json(position_document(session, applied=applied, **extra))
@@ -291,6 +267,26 @@ def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) ->
         if not quiet:
             _draw(session)
     return code
+
+
+def _apply(file: Path, actions: list[str]):
+    log, session = _load(file)
+    started = clock.created_ms(log.header.created)
+    applied, hints, code, message = 0, [], OK, None
+    for text in actions:
+        number = len(session.events) + 1
+        try:
+            action = session.play_text(text, clock.attempt_ms(session, started))
+        except CarpetError as exc:
+            code = FAILED if isinstance(exc, IllegalAction) else UNUSABLE
+            message = f"carpet: {file}: event {number} ({text}): {exc}; nothing after it was applied"
+            break
+        applied += 1
+        if action == HINT:
+            hints.append(session.last_hint)
+    if applied:
+        write_log(file, record(session, log.header))
+    return session, applied, hints, code, message
 
 
 def _read_actions(actions: list[str]) -> list[str]:
