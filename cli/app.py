@@ -100,6 +100,14 @@ def _draw(session: Session, caption: str | None = None) -> None:
     _console().print(position(session, caption))
 
 
+def _report(session: Session, as_json: bool, **extra) -> None:
+    """The position: as INTERFACE.md's JSON object, or drawn."""
+    if as_json:
+        _json(position_document(session, **extra))
+    else:
+        _draw(session)
+
+
 class Failure(Exception):
     """A command's failure already described: message line and exit code."""
 
@@ -179,11 +187,7 @@ def deal(game: GameId,
     """Show the starting layout of a deal."""
     def run():
         variant, deal_ = _parse_game_and_deal(game, number)
-        session = Session(variant, deal_)
-        if as_json:
-            _json(position_document(session))
-        else:
-            _draw(session)
+        _report(Session(variant, deal_), as_json)
     _guard(run)
 
 
@@ -207,10 +211,9 @@ def new(game: GameId,
         note = f"new {variant.id} game, deal {deal_.both_forms}, log {output}"
         if as_json:
             _say(note)
-            _json(position_document(session, file=str(output)))
         else:
             print(note)
-            _draw(session)
+        _report(session, as_json, file=str(output))
     _guard(run)
 
 
@@ -225,10 +228,7 @@ def show(file: LogFile,
             if at > len(log.events):
                 raise Failure(f"carpet: {file}: --at {at}: the log has only {len(log.events)} events", UNUSABLE)
             session = replay(log, at)
-        if as_json:
-            _json(position_document(session))
-        else:
-            _draw(session)
+        _report(session, as_json)
     _guard(run)
 
 
@@ -445,10 +445,7 @@ def autoplay(game: GameId,
                 write_log(output, log, overwrite=force)
             except CarpetError as exc:
                 raise _fail(output, exc) from None
-        if as_json:
-            _json(position_document(session, **({"file": str(output)} if output else {})))
-        else:
-            _draw(session)
+        _report(session, as_json, **({"file": str(output)} if output else {}))
     _guard(run)
 
 

@@ -354,10 +354,7 @@ class CarpetVariant(Variant):
 
     def __init__(self, id: str, *, source: str, summary: str, rules: str, foster: bool = False,
                  auto_fill: bool = False) -> None:
-        self.id = id
-        self.source = source
-        self.summary = summary
-        self.rules = rules
+        super().__init__(id, source=source, summary=summary, rules=rules)
         self.foster = foster
         self.auto_fill = auto_fill
         #: the player fills gaps from the waste (carpet; foster in phase 2)

@@ -113,6 +113,12 @@ class Variant:
     undo_counts: bool = False  # an undo is a counted move and the counter never goes down
     undo_refunds_redeal: bool = True
 
+    def __init__(self, id: str, *, source: str, summary: str, rules: str) -> None:
+        self.id = id
+        self.source = source
+        self.summary = summary
+        self.rules = rules
+
     def new_state(self, deal: Deal) -> State:
         raise NotImplementedError
 

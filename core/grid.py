@@ -307,10 +307,7 @@ class GridVariant(Variant):
 
     def __init__(self, id: str, *, source: str, summary: str, rules: str, left_rule: bool,
                  shuffled: bool, redeals: int | None, bonus_factor: int) -> None:
-        self.id = id
-        self.source = source
-        self.summary = summary
-        self.rules = rules
+        super().__init__(id, source=source, summary=summary, rules=rules)
         self.left_rule = left_rule
         self.shuffled = shuffled
         self.redeals = redeals
