@@ -5,9 +5,10 @@ Rules as in RULES.md, "Quilt family".  The quilt's cells are numbered row-major,
 
 Actions name places, never cards (the two decks give every code twice): a move is
 ``SOURCE>TARGET`` with the sources ``a1``..``h8`` (quilt cells), ``w`` (the waste top)
-and ``r1``..``r8`` (reserve tops), and the targets ``+C`` ``+S`` ``+H`` ``+D`` (the up
-piles, ace to king), ``-C`` ``-S`` ``-H`` ``-D`` (the down piles, king to ace), ``w``
-(onto the waste top) and ``r1``..``r8`` (onto a reserve top).  The stock games add the
+and ``r1``..``r8`` (reserve tops), and the targets ``UC`` ``US`` ``UH`` ``UD`` (the up
+piles, ace to king), ``DC`` ``DS`` ``DH`` ``DD`` (the down piles, king to ace), ``w``
+(onto the waste top) and ``r1``..``r8`` (onto a reserve top).  As in the other
+families, ``-`` is read as ``>`` (``c4-UH`` needs no quoting in a shell).  The stock games add the
 words ``turn`` and ``redeal``.  The action index is ``FIRST_MOVE + source * 17 + target``
 (sources: cells 0..63, waste 64, reserves 65..72; targets: up piles 0..3, down piles
 4..7, waste 8, reserves 9..16), then ``TURN`` and ``REDEAL``; index order is the
@@ -22,6 +23,7 @@ from .cards import CODES, SUITS, code, parse_face
 from .errors import BadAction, IllegalAction
 from .game import FIRST_ACTION, LOST, PLAYING, WON, State, Variant
 from .numbering import Deal, dealing_order
+from .search import best_action
 
 ROWS = COLS = 8
 CELLS = ROWS * COLS  # 64
@@ -107,7 +109,7 @@ def source_name(source: int) -> str:
 
 def target_name(target: int) -> str:
     if target < 8:
-        return ("+" if target < DOWN else "-") + SUITS[target % 4]
+        return ("U" if target < DOWN else "D") + SUITS[target % 4]
     if target == TO_WASTE:
         return "w"
     return f"r{target - TO_RESERVE + 1}"
@@ -116,6 +118,7 @@ def target_name(target: int) -> str:
 _SUIT_LETTER = {"C": 0, "S": 1, "H": 2, "D": 3, "♣": 0, "♠": 1, "♥": 2, "♦": 3,
                 "♧": 0, "♤": 1, "♡": 2, "♢": 3}
 _DIRECTION = {"+": UP, "U": UP, "-": DOWN, "D": DOWN}
+ANY_FOUNDATION = -1  # the target "F": whichever foundation takes the card
 
 
 def _parse_reserve(t: str) -> int | None:
@@ -138,12 +141,15 @@ def parse_source(text: str) -> int | None:
 
 
 def parse_target(text: str) -> tuple[int | None, int | None]:
-    """Target text -> (target, None), or (None, UP/DOWN) when the suit is left to the card.
+    """Target text -> (target, None), or (None, UP/DOWN/ANY_FOUNDATION) when the card decides.
 
-    ``+H``/``UH``/``+♥`` up pile of hearts, ``-H``/``DH`` down pile, ``+``/``-``/``U``/``D``
-    the up/down pile of the moving card's suit, ``w`` the waste, ``r1``..``r8`` a reserve.
+    ``UH``/``+H``/``U♥`` up pile of hearts, ``DH``/``-H`` down pile, ``U``/``D``/``+``/``-``
+    the up/down pile of the moving card's suit, ``F`` whichever foundation takes it, ``w``
+    the waste, ``r1``..``r8`` a reserve.
     """
     t = text.strip().upper()
+    if t == "F":
+        return None, ANY_FOUNDATION
     if t == "W":
         return TO_WASTE, None
     reserve = _parse_reserve(t)
@@ -158,8 +164,8 @@ def parse_target(text: str) -> tuple[int | None, int | None]:
             return None, direction
         if rest in _SUIT_LETTER:
             return direction + _SUIT_LETTER[rest], None
-    raise BadAction(f"not a target: {text!r} (targets are +C +S +H +D up piles, -C -S -H -D "
-                    "down piles, w the waste, r1..r8 the reserves)")
+    raise BadAction(f"not a target: {text!r} (targets are UC US UH UD up piles, DC DS DH DD "
+                    "down piles, F either, w the waste, r1..r8 the reserves)")
 
 
 _PILE_NAMES = ("clubs", "spades", "hearts", "diamonds")
@@ -449,36 +455,38 @@ class QuiltState(State):
         return False
 
     def _reserve_game_has_action(self) -> bool:
-        reserves = self.reserves
-        need = self.need
-        empty = False
-        wanted = [f for f in need if f >= 0]
-        tops = []
-        for r in reserves:
-            if not r:
-                empty = True
-                continue
-            if len(r) > 1 and empty:
+        reserves, need = self.reserves, self.need
+        if () in reserves:
+            # an empty reserve takes any available quilt card, and a non-empty quilt always
+            # has one: in its topmost non-empty row a vertical card has nothing above it, and
+            # a row of horizontal cards only has holes beside them; it also takes any
+            # reserve's top card with another card under it
+            if self.in_quilt:
                 return True
-            face = r[-1] % 52
+            for pile in reserves:
+                if len(pile) > 1:
+                    return True
+        tops = [pile[-1] % 52 for pile in reserves if pile]
+        for face in tops:
             if face in need:
                 return True
-            tops.append(face)
-        if empty and (self.in_quilt or any(len(r) > 1 for r in reserves)):
-            return True
-        for face in tops:
-            if face % 13 != 12:
-                if face + 1 in tops:
-                    return True
-                wanted.append(face + 1)
-            if face % 13 != 0:
-                wanted.append(face - 1)
         loc, cells = self.loc, self.cells
+        wanted = [face for face in need if face >= 0]
+        for face in tops:
+            rank = face % 13
+            if rank != 12:
+                if face + 1 in tops:
+                    return True  # the two tops go onto each other
+                wanted.append(face + 1)
+            if rank:
+                wanted.append(face - 1)
         for face in wanted:
-            for card in (face, face + 52):
-                cell = loc[card]
-                if cell >= 0 and (cells[_N1[cell]] == EMPTY or cells[_N2[cell]] == EMPTY):
-                    return True
+            cell = loc[face]
+            if cell >= 0 and (cells[_N1[cell]] == EMPTY or cells[_N2[cell]] == EMPTY):
+                return True
+            cell = loc[face + 52]
+            if cell >= 0 and (cells[_N1[cell]] == EMPTY or cells[_N2[cell]] == EMPTY):
+                return True
         return False
 
     def update_status(self) -> None:
@@ -532,8 +540,10 @@ class QuiltState(State):
         # status, cheaply: a card left the quilt or stock, or went to a foundation
         if self.on_found == DECK_CARDS:
             self.status = WON
-        elif self.stock and not self.variant.has_reserves:
-            self.status = PLAYING
+        elif self.variant.has_reserves:
+            self.status = PLAYING if self._reserve_game_has_action() else LOST
+        elif self.stock:
+            self.status = PLAYING  # a turn is always possible
         else:
             self.update_status()
 
@@ -567,9 +577,7 @@ class QuiltState(State):
     # --- hint -----------------------------------------------------------------------------
     def hint(self) -> int | None:
         """The action whose short look-ahead does best (see search.best_action); fast."""
-        from .search import best_action  # the search sits above the variants
-
-        return best_action(self, node_limit=600)
+        return best_action(self)
 
     def action_rank(self, action: int) -> int:
         """How promising an action looks at a glance (higher first); used by hint and search."""
@@ -590,10 +598,12 @@ class QuiltState(State):
         if source < CELLS:
             return (40 if onto else 10) + self._frees(source)
         pile = self.reserves[source - FIRST_RESERVE]
+        need = self.need
+        for depth in range(1, min(len(pile), 40)):
+            if pile[-1 - depth] % 52 in need:
+                return 60 - depth  # digs towards a card a foundation takes
         if len(pile) == 1:
             return 30  # empties a reserve (onto a card: a lone card never goes to an empty one)
-        if pile[-2] % 52 in self.need:
-            return 60  # uncovers a card a foundation takes
         return 3 if onto else 2
 
     def dead_end(self) -> bool:
@@ -616,10 +626,15 @@ class QuiltState(State):
             # (highest rank on the up pile, lowest on the down pile) still possible
             ends = {(len(self.found[UP + suit]) - 1, 13 - len(self.found[DOWN + suit]))}
             for r in run:
-                ends = {pair for up, down in ends
-                        for pair in (((r, down),) if r > up else ()) + (((up, r),) if r < down else ())}
-                if not ends:
+                after = set()
+                for up, down in ends:
+                    if r > up:
+                        after.add((r, down))
+                    if r < down:
+                        after.add((up, r))
+                if not after:
                     return True
+                ends = after
         return False
 
     def _frees(self, cell: int) -> int:
@@ -733,35 +748,55 @@ class QuiltVariant(Variant):
         source, target = split(action)
         return f"{source_name(source)}>{target_name(target)}"
 
+    def parse_canonical(self, text: str) -> int:
+        """Canonical text -> action; the shell-friendly ``c4-UH`` is read as ``c4>UH``."""
+        t = text.strip()
+        if ">" not in t and "-" in t:
+            t = t.replace("-", ">", 1)
+        return super().parse_canonical(t)
+
     def parse_move(self, text: str, state: State) -> int:
-        """``c4>+H`` (canonical), ``c4>+`` (the card's own suit), ``7H>+H``/``7H>w`` (a card
-        shown at one place), ``c4`` or ``w`` or ``r3`` (the one move from that place), ``7H``
-        (the one move of that card, to a foundation if it has one)."""
+        """``c4>UH`` (canonical; ``c4-UH`` too), ``c4>U``/``c4>D`` (the card's own suit), ``c4>F``
+        (whichever foundation takes it), ``7H>UH``/``7H>w`` (a card shown at one place),
+        ``c4``/``w``/``r3`` (the one move from that place), ``7H`` (the one move of that card,
+        to a foundation if it has one).  Foundation moves first; two or more: an error."""
         assert isinstance(state, QuiltState)
-        word = text.strip().lower()
-        if word in ("turn", "redeal"):
-            raise BadAction(f"{self.id} has no stock: there is nothing to {word}")
-        if ">" in text:
-            left, _, right = text.partition(">")
+        t = text.strip()
+        if t.lower() in ("turn", "redeal"):
+            raise BadAction(f"{self.id} has no stock: there is nothing to {t.lower()}")
+        separator = ">" if ">" in t else "-" if "-" in t else None
+        if separator is not None:
+            left, _, right = t.partition(separator)
             target, direction = parse_target(right)
             source = parse_source(left)
             if source is not None:
                 self._check_source(source)
-                if target is None:
-                    card = state.top(source)
-                    if card == EMPTY:
-                        raise IllegalAction(f"{source_name(source)} is empty")
-                    target = direction + card % 52 // 13
-                return self._checked(move_action(source, target))
+                if target is not None:
+                    return self._checked(move_action(source, target))
+                if direction == ANY_FOUNDATION:
+                    return self._resolve(state, t, lambda s, t_: s == source and t_ < 8,
+                                         f"no foundation takes the card at {source_name(source)} now")
+                card = state.top(source)
+                if card == EMPTY:
+                    raise IllegalAction(f"{source_name(source)} is empty")
+                return self._checked(move_action(source, direction + card % 52 // 13))
             face = _parse_card(left)
-            return self._resolve(state, text, lambda s, t: state.top(s) % 52 == face
-                                 and (t == target if target is not None else t == direction + face // 13))
-        source = parse_source(text)
+
+            def wanted(s: int, t_: int) -> bool:
+                if state.top(s) % 52 != face:
+                    return False
+                if target is not None:
+                    return t_ == target
+                return t_ < 8 if direction == ANY_FOUNDATION else t_ == direction + face // 13
+            return self._resolve(state, t, wanted, f"no {CODES[face]} can go to {right.strip()} now")
+        source = parse_source(t)
         if source is not None:
             self._check_source(source)
-            return self._resolve(state, text, lambda s, t: s == source)
-        face = _parse_card(text)
-        return self._resolve(state, text, lambda s, t: state.top(s) % 52 == face)
+            return self._resolve(state, t, lambda s, t_: s == source,
+                                 f"nothing can move from {source_name(source)} now")
+        face = _parse_card(t)
+        return self._resolve(state, t, lambda s, t_: state.top(s) % 52 == face,
+                             f"no {CODES[face]} can move now")
 
     def _check_source(self, source: int) -> None:
         if source == WASTE and self.has_reserves:
@@ -781,7 +816,7 @@ class QuiltVariant(Variant):
             raise BadAction(f"{self.id} {why}: {source_name(source)}>{target_name(target)}")
         return action
 
-    def _resolve(self, state: "QuiltState", text: str, wanted) -> int:
+    def _resolve(self, state: "QuiltState", text: str, wanted, none_reason: str) -> int:
         """The one legal move ``wanted(source, target)`` picks, foundation moves first."""
         moves = [a for a in state.legal_actions() if a < TURN and wanted(*split(a))]
         to_foundation = [a for a in moves if split(a)[1] < 8]
@@ -790,15 +825,15 @@ class QuiltVariant(Variant):
                 return group[0]
             if len(group) > 1:
                 options = ", ".join(self.action_text(a) for a in group)
-                raise AmbiguousAction(f"{text.strip()!r} is ambiguous here: {options}; type the move in full")
-        raise IllegalAction(f"{text.strip()!r}: no legal move matches it now")
+                raise AmbiguousAction(f"{text} is ambiguous here: {options}; type the move in full")
+        raise IllegalAction(f"{text}: {none_reason}")
 
 
 def _parse_card(text: str) -> int:
     try:
         return parse_face(text)
     except BadAction:
-        raise BadAction(f"not a quilt action: {text!r} (moves look like c4>+H, w>-S, c4>w, "
+        raise BadAction(f"not a quilt action: {text!r} (moves look like c4>UH, w>DS, c4>w, "
                         "r3>r5, or a card alone like 7H)") from None
 
 
@@ -890,16 +925,17 @@ def _quilt_rules(variant: QuiltVariant) -> str:
         "Nothing ever leaves a foundation.",
         "Notation: SOURCE>TARGET. Sources: a1..h8 (an available quilt card), "
         + ("r1..r8 (a reserve's top card). " if reserves else "w (the waste's top card). ")
-        + "Targets: +C +S +H +D (the up piles), -C -S -H -D (the down piles), "
-        + ("r1..r8 (onto a reserve). For example c4>+H, r2>-S, c4>r3, r3>r5."
+        + "Targets: UC US UH UD (the up piles), DC DS DH DD (the down piles), "
+        + ("r1..r8 (onto a reserve). For example c4>UH, r2>DS, c4>r3, r3>r5."
            if reserves else
-           "w (onto the waste). For example c4>+H, w>-S, c4>w; and the words turn and redeal.")
-        + " Input may be in lower case and use suit symbols; UH and DH mean +H and -H; c4>+ and "
-        "c4>- take the card's own suit. Shorthands (decision): a card alone (7H) or a place alone "
-        f"(c4, {'r3' if reserves else 'w'}) is the one legal move of that card or from that place, "
-        "a move to a foundation first; CARD>TARGET (7H>+H) is the one legal move of a card with that "
-        "code to that target. When two or more moves qualify, nothing is played and the error lists "
-        "them.",
+           "w (onto the waste). For example c4>UH, w>DS, c4>w; and the words turn and redeal.")
+        + " A dash is read as > (c4-UH needs no quoting in a shell). Input may be in lower case "
+        "and use suit symbols; +H and -H mean UH and DH; c4>U and c4>D take the card's own suit, "
+        "c4>F whichever foundation takes the card. Shorthands (decision): a card alone (7H) or a "
+        f"place alone (c4, {'r3' if reserves else 'w'}) is the one legal move of that card or from "
+        "that place, a move to a foundation first; CARD>TARGET (7H>UH) is the one legal move of a "
+        "card with that code to that target. When two or more moves qualify, nothing is played and "
+        "the error lists them.",
         "Won: all 104 cards on the foundations. Lost: no legal action left; undo still works. "
         "Score: the cards on the foundations beyond the eight bases (0 to 96).",
         "Counted moves: every move" + ("" if reserves else ", every turn and every redeal")
