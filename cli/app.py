@@ -283,7 +283,7 @@ def _apply(file: Path, actions: list[str]):
             break
         applied += 1
         if action == HINT:
-            hints.append(session.last_hint)
+            hints.append(session.hint())
     if applied:
         write_log(file, record(session, log.header))
     return session, applied, hints, code, message

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .cards import ACE, KING, code, parse_face
 from .errors import BadAction, IllegalAction
 from .game import FIRST_ACTION, LOST, PLAYING, WON, State, Variant
-from .numbering import Deal, dealing_order, shuffle
+from .numbering import Deal, dealing_order
 
 ROWS, COLS = 4, 14
 CELLS = ROWS * COLS

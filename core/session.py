@@ -15,7 +15,7 @@ from .numbering import Deal
 
 class Session:
     __slots__ = ("variant", "deal", "state", "events", "moves", "bonus", "clock_ms",
-                 "_history", "_initial", "last_hint")
+                 "_history", "_initial")
 
     def __init__(self, variant: Variant, deal: Deal) -> None:
         self.variant = variant
@@ -29,8 +29,6 @@ class Session:
         self.clock_ms = 0
         #: for undo: (state snapshot, moves) before each position-changing action
         self._history: list[tuple[object, int]] = []
-        #: what the last hint named (None: nothing to name)
-        self.last_hint: int | None = None
 
     # --- reading ------------------------------------------------------------------
     @property
@@ -56,6 +54,10 @@ class Session:
             return []
         return self.state.legal_actions()
 
+    def hint(self) -> int | None:
+        """The action a hint names here, or None when the game is over."""
+        return self.state.hint() if self.state.status == PLAYING else None
+
     def can_undo(self) -> bool:
         return bool(self._history) and self.state.status != WON
 
@@ -78,8 +80,10 @@ class Session:
             if state.status == WON:
                 self.bonus = self.variant.win_bonus(self.moves)
         elif action == HINT:
-            self.last_hint = state.hint() if state.status == PLAYING else None
-            if self.last_hint is not None and self.variant.hint_counts:
+            # What the hint names is not part of the game: only whether there was anything to
+            # name (the game still going), which decides if it counts. Verifying a log therefore
+            # never runs a hint's search; hint() answers when a person asks.
+            if state.status == PLAYING and self.variant.hint_counts:
                 self.moves += 1
         elif action == UNDO:
             self._undo()

@@ -739,7 +739,7 @@ def test_session_undo_restart_hint():
         session.play_text(text, 10)
     assert session.moves == 3 and session.score == 1
     session.act(HINT, 20)
-    assert session.moves == 3 and session.last_hint == session.state.hint()
+    assert session.moves == 3 and session.hint() == session.state.hint()
     session.act(UNDO, 30)
     assert session.moves == 2 and session.state.layout()["waste"] == ["3C"]
     session.act(RESTART, 40)

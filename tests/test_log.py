@@ -1,7 +1,6 @@
 """The log format: compact, versioned, lossless, and every edit or corruption is found."""
 
 import os
-from pathlib import Path
 
 import msgspec
 import pytest
