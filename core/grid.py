@@ -6,6 +6,8 @@ Rules as in RULES.md, "Grid family".  Cells are numbered row-major,
 
 from __future__ import annotations
 
+import functools
+
 from .cards import ACE, KING, code, parse_face
 from .errors import BadAction, IllegalAction
 from .game import FIRST_ACTION, LOST, PLAYING, WON, State, Variant
@@ -37,6 +39,18 @@ def parse_cell(text: str) -> int:
 
 def _column_major(cell: int) -> int:
     return (cell % COLS) * ROWS + cell // COLS
+
+
+@functools.lru_cache(maxsize=4096)
+def _redeal_plan(locked: tuple[int, ...], shuffled: bool) -> tuple[tuple, tuple, tuple]:
+    """For the given prefix lengths: the unlocked cells (row-major), each row's gap (its first
+    unlocked cell) and the cells the loose cards are laid into, in laying order."""
+    unlocked = tuple(row * COLS + col for row in range(ROWS) for col in range(locked[row], COLS))
+    gaps = tuple(row * COLS + locked[row] for row in range(ROWS))
+    targets = [cell for cell in unlocked if cell not in gaps]
+    if not shuffled:
+        targets.sort(key=_column_major)  # fixed order: laid column by column
+    return unlocked, gaps, tuple(targets)
 
 
 class GridState(State):
@@ -209,32 +223,21 @@ class GridState(State):
             raise IllegalAction("the game is won")
         if not self.can_redeal():
             raise IllegalAction("no redeals left")
-        cells, locked = self.cells, self.locked
-        loose = []
-        unlocked = []  # unlocked cells, row-major
-        for row in range(ROWS):
-            base = row * COLS
-            for cell in range(base + locked[row], base + COLS):
-                unlocked.append(cell)
-                if cells[cell] != EMPTY:
-                    loose.append(cells[cell])
-                    cells[cell] = EMPTY
-        gaps = [row * COLS + locked[row] for row in range(ROWS)]  # each row's first unlocked cell
+        cells = self.cells
+        unlocked, gaps, targets = _redeal_plan(tuple(self.locked), self.variant.shuffled)
+        loose = [cells[cell] for cell in unlocked if cells[cell] != EMPTY]
+        for cell in unlocked:
+            cells[cell] = EMPTY
         if self.variant.shuffled:
             # PySolFC's Montana redeal: shuffle, then deal from the end, row by row
             self.rng.shuffle(loose)
             self.rng_state = self.rng.getstate()
             loose.reverse()
-            targets = [cell for cell in unlocked if cell not in gaps]
-        else:
-            # fixed order: collected row by row, laid column by column
-            targets = sorted((cell for cell in unlocked if cell not in gaps), key=_column_major)
         where = self.where
         for cell, card in zip(targets, loose, strict=True):
             cells[cell] = card
             where[card] = cell
-        gaps.sort()
-        self.gaps = gaps
+        self.gaps = list(gaps)
         self.redeals_used += 1
 
     # --- hint ---------------------------------------------------------------------
