@@ -70,6 +70,9 @@ def write_atomic(path: Path, data: bytes, *, overwrite: bool = True) -> None:
         _remove(tmp)
         raise LogError(f"cannot write: {exc.strerror or exc}; the previous file is unchanged",
                        unreadable=True) from None
+    except BaseException:  # interrupted: leave no temporary behind, the old file stands
+        _remove(tmp)
+        raise
     with contextlib.suppress(OSError):
         dir_fd = os.open(directory, os.O_RDONLY)
         try:
