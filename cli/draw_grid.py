@@ -14,7 +14,7 @@ def render(state: GridState) -> Table:
     table = Table(show_header=True, header_style="dim", box=None, pad_edge=False, padding=(0, 1))
     table.add_column("", style="dim")
     for col in range(COLS):
-        table.add_column(str(col), justify="center")
+        table.add_column(str(col), justify="left")
     for row, name in enumerate(ROW_NAMES):
         cells = [Text(name, style="dim")]
         for col in range(COLS):
@@ -22,14 +22,16 @@ def render(state: GridState) -> Table:
             if card == EMPTY:
                 # a gap is the place to play: bright when something fits it, dim when dead
                 live = bool(state._candidates(row * COLS + col))
-                cells.append(Text("[]" if live else "..", style="bold yellow" if live else "dim"))
+                cells.append(Text("[] " if live else ".. ", style="bold yellow" if live else "dim"))
+            elif col < state.locked[row]:
+                # marked by a character too, so the lock shows without colour (| cat, logs)
+                cells.append(card_text(card, style="reverse green") + Text("*", style="green"))
             else:
-                locked = col < state.locked[row]
-                cells.append(card_text(card, style="reverse green" if locked else ""))
+                cells.append(card_text(card) + Text(" "))
         table.add_row(*cells)
     return table
 
 
 def legend() -> Text:
-    return Text.assemble(("locked", "reverse green"), " prefix  ", ("[]", "bold yellow"),
+    return Text.assemble(("A♣", "reverse green"), ("*", "green"), " locked  ", ("[]", "bold yellow"),
                          " gap a card fits  ", ("..", "dim"), " dead gap", style="dim")

@@ -211,3 +211,11 @@ def test_two_processes_writing_the_same_log_lose_nothing(game):
     assert d["events"] == 45
     assert run("verify", game).exit_code == 0
     assert sorted(p.name for p in game.parent.iterdir()) == ["g.log"]  # no temporaries left
+
+
+def test_the_grid_drawing_marks_locks_and_gaps_without_colour(game):
+    run("play", game, "AD>a0", "-q")
+    out = run("show", game).stdout  # the runner has no terminal: no colour at all
+    assert "\x1b[" not in out
+    assert "A♦*" in out  # locked, marked by a character
+    assert out.count("[]") + out.count("..") >= 4  # the four gaps, live or dead
