@@ -10,7 +10,7 @@ from rich.text import Text
 from carpet.core import Session
 
 #: family -> module in this package with render(state) and legend()
-RENDERERS = {"grid": "draw_grid", "carpet": "draw_carpet"}
+RENDERERS = {"grid": "draw_grid", "carpet": "draw_carpet", "quilt": "draw_quilt"}
 
 
 def _family_module(family: str):
