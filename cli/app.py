@@ -438,7 +438,10 @@ def autoplay(game: GameId,
         session = Session(variant, deal_)
         created = clock.now_iso()
         started = clock.created_ms(created)
-        play_out(session, limit, lambda: clock.attempt_ms(session, started))
+        taken = play_out(session, limit, lambda: clock.attempt_ms(session, started))
+        if session.status == "playing":
+            why = "its action limit" if taken >= limit else "a position it had seen (it would go round in circles)"
+            _say(f"the built-in player stopped at {why}; the game goes on")
         if output is not None:
             log = record(session, new_header(session, created=created, tool=TOOL))
             try:

@@ -126,3 +126,11 @@ def test_won_game_accepts_only_restart_and_hint():
         s.act(REDEAL, s.clock_ms)
     s.act(RESTART, s.clock_ms)
     assert s.status == "playing" and s.score == 0
+
+
+def test_the_built_in_player_stops_when_it_would_go_round_in_circles():
+    from carpet.core.autoplay import play_out
+    s = fresh("kovrik", "9")  # after its last redeal only left-rule moves remain, back and forth
+    taken = play_out(s, 3000)
+    assert s.status == "playing" and taken < 300
+    assert play_out(s, 3000) <= 10  # asked again, it goes once round the circle and stops
