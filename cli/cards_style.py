@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 
 from carpet.core.cards import SUIT_SYMBOLS, RANKS, rank, suit
@@ -19,3 +20,12 @@ def card_text(card: int | None, *, style: str = "", empty: str = "··") -> Text
         return Text(empty, style="dim")
     colour = RED if suit(card) in (2, 3) else BLACK
     return Text(card_label(card), style=f"{colour} {style}".strip())
+
+
+def board_table(column_labels) -> Table:
+    """A borderless table with a dim label column and one column per board column."""
+    table = Table(show_header=True, header_style="dim", box=None, pad_edge=False, padding=(0, 1))
+    table.add_column("", style="dim")
+    for label in column_labels:
+        table.add_column(str(label), justify="left")
+    return table

@@ -10,7 +10,7 @@ from carpet.core.cards import SUIT_SYMBOLS
 from carpet.core.carpet import (CELL_TO_FOUNDATION, COLS, EMPTY, ROW_NAMES, STOCK_FILL, WASTE_FILL,
                                 WASTE_TO_FOUNDATION, CarpetState)
 
-from .cards_style import card_text
+from .cards_style import board_table, card_text
 
 FITS = "underline"  # a card that goes to its foundation now
 LIVE_GAP, DEAD_GAP = ("[]", "bold yellow"), ("..", "dim")
@@ -44,10 +44,7 @@ def _foundations(state: CarpetState) -> Text:
 
 
 def _carpet(state: CarpetState, legal: set[int]) -> Table:
-    table = Table(show_header=True, header_style="dim", box=None, pad_edge=False, padding=(0, 1))
-    table.add_column("", style="dim")
-    for col in range(COLS):
-        table.add_column(str(col + 1), justify="center")
+    table = board_table(range(1, COLS + 1))
     for row, name in enumerate(ROW_NAMES):
         cells = [Text(name, style="dim")]
         for cell in range(row * COLS, (row + 1) * COLS):

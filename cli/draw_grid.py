@@ -7,14 +7,11 @@ from rich.text import Text
 
 from carpet.core.grid import COLS, EMPTY, ROW_NAMES, GridState
 
-from .cards_style import card_text
+from .cards_style import board_table, card_text
 
 
 def render(state: GridState) -> Table:
-    table = Table(show_header=True, header_style="dim", box=None, pad_edge=False, padding=(0, 1))
-    table.add_column("", style="dim")
-    for col in range(COLS):
-        table.add_column(str(col), justify="left")
+    table = board_table(range(COLS))
     for row, name in enumerate(ROW_NAMES):
         cells = [Text(name, style="dim")]
         for col in range(COLS):

@@ -16,7 +16,7 @@ from rich.text import Text
 from carpet.core.quilt import (COLS, DECK_CARDS, DOWN, EMPTY, FIRST_MOVE, FIRST_RESERVE, REDEAL, ROW_NAMES,
                                TURN, UP, WASTE, QuiltState, orientation, split)
 
-from .cards_style import card_text
+from .cards_style import board_table, card_text
 
 FITS = "underline"  # a card with a legal move now
 DONE = "reverse green"  # a complete foundation
@@ -55,10 +55,7 @@ def _foundations(state: QuiltState) -> Text:
 
 
 def _quilt(state: QuiltState, movable: set[int]) -> Table:
-    table = Table(show_header=True, header_style="dim", box=None, pad_edge=False, padding=(0, 1))
-    table.add_column("", style="dim")
-    for col in range(COLS):
-        table.add_column(str(col + 1), justify="center")
+    table = board_table(range(1, COLS + 1))
     available = set(state.available())
     for row, name in enumerate(ROW_NAMES):
         cells = [Text(name, style="dim")]

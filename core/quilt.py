@@ -713,9 +713,7 @@ class QuiltVariant(Variant):
     action_count = ACTION_COUNT
 
     def __init__(self, id: str, *, source: str, summary: str, redeals: int, has_reserves: bool) -> None:
-        self.id = id
-        self.source = source
-        self.summary = summary
+        super().__init__(id, source=source, summary=summary, rules="")
         self.redeals = redeals
         self.has_reserves = has_reserves
         self.words = {} if has_reserves else {"turn": TURN, "redeal": REDEAL}

@@ -64,3 +64,16 @@ def _check_undo_inverts(session: Session, action: int, clock: int) -> bool:
     assert session.legal_actions() == legal or not v.undo_refunds_redeal
     # a redeal that undo did not give back may be gone: then the step is spent
     return action not in session.legal_actions()
+
+
+def perft(state, depth: int) -> int:
+    """Positions reachable in exactly ``depth`` legal actions (python-chess's habit): pins a move generator."""
+    if depth == 0:
+        return 1
+    total = 0
+    snap = state.snapshot()
+    for action in state.legal_actions():
+        state.apply(action)
+        total += perft(state, depth - 1)
+        state.restore(snap)
+    return total

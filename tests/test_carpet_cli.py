@@ -1,40 +1,15 @@
 """The carpet family at the command line: its drawing, its shell-safe notation, a whole session."""
 
-import io
 import json
 
 import pytest
 from freezegun import freeze_time
-from rich.console import Console
-from typer.testing import CliRunner
 
 from carpet.cli import draw_carpet
-from carpet.cli.app import app
-from carpet.core import get_game, parse_deal
+
+from clitools import doc, plain, run, state_after
 
 IDS = ("carpet", "carpet-auto", "carpet-foster")
-runner = CliRunner()
-
-
-def run(*args, input=None):
-    return runner.invoke(app, [str(a) for a in args], input=input)
-
-
-def doc(result):
-    return json.loads(result.stdout)
-
-
-def plain(renderable) -> str:
-    out = io.StringIO()
-    Console(file=out, width=100, color_system=None).print(renderable)
-    return out.getvalue()
-
-
-def state_after(game: str, deal: str, *moves: str):
-    state = get_game(game).new_state(parse_deal(deal))
-    for move in moves:
-        state.apply(state.variant.parse(move, state))
-    return state
 
 
 @pytest.fixture(params=IDS)

@@ -21,6 +21,7 @@ from carpet.core.carpet import (
     WASTE_TO_FOUNDATION, CarpetState, parse_cell,
 )
 from carpet.core.game import FIRST_ACTION, HINT, LOST, PLAYING, RESTART, UNDO, WON
+from playthrough import perft
 
 DATA = Path(__file__).parent / "data"
 VECTORS = json.loads((DATA / "vectors.json").read_text())["carpet"]
@@ -566,16 +567,6 @@ def test_simple_player_turns_rather_than_stock_fill():
 
 
 # --- perft: legal-action tree sizes ---------------------------------------------------------
-def perft(state: CarpetState, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    snap = state.snapshot()
-    for action in state.legal_actions():
-        state.apply(action)
-        total += perft(state, depth - 1)
-        state.restore(snap)
-    return total
 
 
 # depth 1-2 checked by hand: carpet #1 has a2>F d1>F turn, and each of those leaves 3

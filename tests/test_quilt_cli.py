@@ -1,51 +1,28 @@
 """The quilt family at the command line: its drawing, its notation, a whole session per game."""
 
 import csv
-import io
-import json
 import re
+
+import json
 
 import pytest
 from freezegun import freeze_time
-from rich.console import Console
-from typer.testing import CliRunner
 
 from carpet.cli import draw_quilt
 from carpet.cli.cards_style import card_label
-from carpet.cli.app import app
-from carpet.core import get_game, parse_deal
+from carpet.core import get_game
 from carpet.core.quilt import CELLS, TURN, orientation, split
 from carpet.formats import read_log, replay, verify
+
+from clitools import doc, plain, run, state_after
 
 from conftest import ROOT
 
 IDS = ("crazy-quilt", "indian-carpet", "persian-carpet")
 STOCK_GAMES = ("crazy-quilt", "indian-carpet")
-runner = CliRunner()
 
 # one drawn quilt cell: |7♥| vertical, -7♥- horizontal, then * available, + a move takes it now
 CELL = re.compile(r"(\|..\||-..-)([*+ ]?)|··")
-
-
-def run(*args, input=None):
-    return runner.invoke(app, [str(a) for a in args], input=input)
-
-
-def doc(result):
-    return json.loads(result.stdout)
-
-
-def plain(renderable) -> str:
-    out = io.StringIO()
-    Console(file=out, width=100, color_system=None).print(renderable)
-    return out.getvalue()
-
-
-def state_after(game: str, deal: str, *moves: str):
-    state = get_game(game).new_state(parse_deal(deal))
-    for move in moves:
-        state.apply(state.variant.parse(move, state))
-    return state
 
 
 def drawn_quilt(text: str) -> list[tuple[str, str]]:

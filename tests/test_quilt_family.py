@@ -18,6 +18,7 @@ from carpet.core.quilt import (
     parse_cell,
 )
 from carpet.core.search import best_action, find_win
+from playthrough import perft
 
 QUILT_GAMES = ("crazy-quilt", "indian-carpet", "persian-carpet")
 STOCK_GAMES = ("crazy-quilt", "indian-carpet")
@@ -607,23 +608,13 @@ def test_determinism():
 
 # --- perft: pins the move generator -------------------------------------------------------------------
 
-def _perft(state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    total = 0
-    snap = state.snapshot()
-    for action in state.legal_actions():
-        state.apply(action)
-        total += _perft(state, depth - 1)
-        state.restore(snap)
-    return total
 
 
 @pytest.mark.parametrize("game,expected", [("crazy-quilt", (2, 4, 8, 10)), ("indian-carpet", (2, 4, 8, 10)),
                                            ("persian-carpet", (14, 182, 2228))])
 def test_perft(game, expected):
     state = get_game(game).new_state(parse_deal("1"))
-    assert tuple(_perft(state, d) for d in range(1, len(expected) + 1)) == expected
+    assert tuple(perft(state, d) for d in range(1, len(expected) + 1)) == expected
 
 
 # --- search and hint ------------------------------------------------------------------------------------
