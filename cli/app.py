@@ -8,12 +8,12 @@ unusable file.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
 from typing import Annotated, Callable, Optional
 
+import msgspec
 import typer
 from typer.core import TyperGroup
 
@@ -87,7 +87,7 @@ def _say(text: str) -> None:
 
 
 def _json(doc) -> None:
-    sys.stdout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+    sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
 
 
 def _console():
