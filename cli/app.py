@@ -388,7 +388,8 @@ def verify_(files: Annotated[list[Path], typer.Argument(help="Logs to check.", s
 def export(file: LogFile,
            output: Annotated[Path, typer.Option("-o", "--output", help="Target: .json for JSON, else binary.",
                                                 show_default=False)] = ...,
-           force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False) -> None:
+           force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+           as_json: JsonFlag = False) -> None:
     """Convert a log between its binary and JSON forms (chosen by the output's extension)."""
     def run():
         log, _ = _load(file)
@@ -396,7 +397,12 @@ def export(file: LogFile,
             write_log(output, log, overwrite=force)
         except CarpetError as exc:
             raise _fail(output, exc) from None
-        _say(f"wrote {output}")
+        form = "json" if output.suffix.lower() == ".json" else "msgpack"
+        if as_json:
+            _json({"file": str(file), "output": str(output), "form": form, "events": len(log.events),
+                   "bytes": output.stat().st_size})
+        else:
+            _say(f"wrote {output} ({form}, {len(log.events)} events, {output.stat().st_size} bytes)")
     _guard(run)
 
 

@@ -219,3 +219,10 @@ def test_the_grid_drawing_marks_locks_and_gaps_without_colour(game):
     assert "\x1b[" not in out
     assert "A♦*" in out  # locked, marked by a character
     assert out.count("[]") + out.count("..") >= 4  # the four gaps, live or dead
+
+
+def test_export_reports_in_json(game, tmp_path):
+    r = run("export", game, "-o", tmp_path / "g.json", "--json")
+    d = doc(r)
+    assert r.exit_code == 0 and d["form"] == "json" and d["events"] == 0
+    assert d["bytes"] == (tmp_path / "g.json").stat().st_size
