@@ -20,6 +20,7 @@ from typer.core import TyperGroup
 from carpet.core import GAMES, HINT, CarpetError, IllegalAction, Session, get_game, parse_deal, __version__
 from carpet.formats import (LogError, locked, new_header, position_document, read_log, record, replay,
                             verify, write_log)
+from carpet.formats.files import wants_json
 
 from . import clock
 
@@ -397,7 +398,7 @@ def export(file: LogFile,
             write_log(output, log, overwrite=force)
         except CarpetError as exc:
             raise _fail(output, exc) from None
-        form = "json" if output.suffix.lower() == ".json" else "msgpack"
+        form = "json" if wants_json(output) else "msgpack"
         if as_json:
             _json({"file": str(file), "output": str(output), "form": form, "events": len(log.events),
                    "bytes": output.stat().st_size})
