@@ -153,6 +153,8 @@ class Variant:
             return META_WORDS[word]
         if word in self.words:
             return self.words[word]
+        if word == "redeal":  # a word of every game's interface, even where the rules have none
+            raise IllegalAction(f"{self.id} has no redeal")
         return self.parse_move(text.strip(), state)
 
     def parse_canonical(self, text: str) -> int:

@@ -124,3 +124,10 @@ def test_autoplay_draws_and_records(game, tmp_path):
     r = run("autoplay", game, "1", "-o", path)
     assert r.exit_code == 0 and "foundations" in r.stdout
     assert run("verify", path).exit_code == 0
+
+
+def test_redeal_is_refused_in_one_line_where_the_game_has_none(log):
+    before = log.read_bytes()
+    r = run("redeal", log, "-q")
+    assert r.exit_code == 1 and "has no redeal" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert log.read_bytes() == before

@@ -351,9 +351,11 @@ def test_redeal_needs_a_waste():
 
 def test_persian_has_no_stock():
     state = PC.new_state(parse_deal("1"))
-    for word in ("turn", "redeal", "w>UH", "a1>w"):
+    for word in ("turn", "w>UH", "a1>w"):
         with pytest.raises(BadAction):
             PC.parse(word, state)
+    with pytest.raises(IllegalAction, match="has no redeal"):
+        PC.parse("redeal", state)
     for action in (TURN, REDEAL):
         assert not PC.valid_index(action)
         with pytest.raises(IllegalAction):
