@@ -466,10 +466,9 @@ class QuiltState(State):
             for pile in reserves:
                 if len(pile) > 1:
                     return True
-        tops = [pile[-1] % 52 for pile in reserves if pile]
-        for face in tops:
-            if face in need:
-                return True
+        tops = {pile[-1] % 52 for pile in reserves if pile}
+        if not tops.isdisjoint(need):
+            return True
         loc, cells = self.loc, self.cells
         wanted = [face for face in need if face >= 0]
         for face in tops:
