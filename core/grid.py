@@ -148,7 +148,25 @@ class GridState(State):
         return found
 
     def has_card_move(self) -> bool:
-        return any(self._candidates(gap) for gap in self.gaps)
+        """Whether any card move exists: _candidates' rules, stopping at the first (run after every action)."""
+        cells, where, locked = self.cells, self.where, self.locked
+        left_rule = self.variant.left_rule
+        for gap in self.gaps:
+            col = gap % COLS
+            if col == 0:
+                if where[0] % COLS or where[13] % COLS or where[26] % COLS or where[39] % COLS:
+                    return True
+                continue
+            left = cells[gap - 1]
+            if left != EMPTY and left % 13 != KING:
+                return True
+            if left_rule and col < COLS - 1:
+                right = cells[gap + 1]
+                if right != EMPTY and right % 13 != ACE:
+                    cell = where[right - 1]
+                    if cell % COLS >= locked[cell // COLS]:
+                        return True
+        return False
 
     def card_moves(self) -> list[int]:
         """Card moves, by target cell in row-major order, then by card."""

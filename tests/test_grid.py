@@ -233,3 +233,18 @@ def test_dash_is_read_as_the_separator():
         text = v.action_text(action)
         assert "-" not in text
         assert v.parse(text.replace(">", "-"), st) == action == v.parse_canonical(text.replace(">", "-"))
+
+
+@pytest.mark.parametrize("game", ["kovrik", "kovrik-hard", "kovrik-shuffle"])
+def test_fast_move_check_agrees_with_the_move_list(game):
+    import random
+    rng = random.Random(game)
+    for number in ("1", "2", "40000"):
+        session = Session(get_game(game), parse_deal(number))
+        for _ in range(300):
+            state = session.state
+            assert state.has_card_move() == bool(state.card_moves())
+            actions = session.legal_actions()
+            if not actions:
+                break
+            session.act(rng.choice(actions), 0)
