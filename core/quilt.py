@@ -823,7 +823,7 @@ class QuiltVariant(Variant):
             if len(group) > 1:
                 options = ", ".join(self.action_text(a) for a in group)
                 raise AmbiguousAction(f"{text} is ambiguous here: {options}; type the move in full")
-        raise IllegalAction(f"{text}: {none_reason}")
+        raise IllegalAction(none_reason)
 
 
 def _parse_card(text: str) -> int:
