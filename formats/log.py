@@ -33,6 +33,9 @@ RULES_VERSION = 1
 NUMBERING = "pysol"
 
 Count = Annotated[int, msgspec.Meta(ge=0)]
+#: a clock reading in ms: up to about 34 years, so a packed event always fits 64 bits
+ClockMs = Annotated[int, msgspec.Meta(ge=0, le=2**40)]
+Packed = Count  # MessagePack integers stop at 2^64 - 1 by themselves
 
 
 class Header(msgspec.Struct, forbid_unknown_fields=False):
@@ -52,7 +55,7 @@ class Summary(msgspec.Struct):
     score: int
     moves: Count
     redeals_left: int | None
-    elapsed_ms: Count
+    elapsed_ms: ClockMs
     position: str  # digest of the final position
     digest: str  # over header and events
 
@@ -75,13 +78,13 @@ class _BinarySummary(Summary, array_like=True):
 
 class _Binary(msgspec.Struct, array_like=True):
     header: _BinaryHeader
-    events: list[Count]
+    events: list[Packed]
     summary: _BinarySummary
 
 
 class _Json(msgspec.Struct):
     header: Header
-    events: list[tuple[str, Count]]
+    events: list[tuple[str, ClockMs]]
     summary: Summary
 
 
@@ -221,6 +224,8 @@ def decode(data: bytes) -> Log:
         else:
             raw = _mp_decoder.decode(data)
             events = unpack_events(raw.events, variant.action_count)
+            if events and max(clock for _, clock in events) > 2**40:
+                raise LogError("corrupt log: a clock reading beyond 2^40 ms", unreadable=True)
             raw = _Json(Header(*_positional(raw.header)), [], Summary(*_positional(raw.summary)))
     except msgspec.DecodeError as exc:
         raise LogError(f"corrupt or truncated log ({_short(exc)})", unreadable=True) from None

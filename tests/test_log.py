@@ -147,3 +147,45 @@ def test_reading_errors_are_one_line(tmp_path):
     with pytest.raises(LogError, match="no such file"):
         with locked(tmp_path / "missing.log"):
             pass
+
+
+# --- never a traceback: whatever the bytes, the only failure is a LogError ----------------------
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+_VALID = {False: encode(sample(steps=30)), True: encode(sample(steps=30), as_json=True)}
+
+
+def _only_log_errors(data: bytes) -> None:
+    try:
+        verify(decode(data))
+    except LogError:
+        pass
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=400))
+def test_arbitrary_bytes_fail_only_with_log_error(data):
+    _only_log_errors(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(as_json=st.booleans(), edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1,
+                                             max_size=4))
+def test_edited_logs_fail_only_with_log_error(as_json, edits):
+    data = bytearray(_VALID[as_json])
+    for where, value in edits:
+        data[where % len(data)] = value
+    _only_log_errors(bytes(data))
+
+
+def test_huge_numbers_in_a_json_log_are_refused_cleanly():
+    text = _VALID[True].decode()
+    doc = msgspec.json.decode(text)
+    doc["events"][0][1] = 10**30
+    with pytest.raises(LogError):
+        decode(msgspec.json.encode(doc))
+    doc = msgspec.json.decode(text)
+    doc["header"]["version"] = 10**30
+    with pytest.raises(LogError):
+        decode(msgspec.json.encode(doc))
