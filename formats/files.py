@@ -68,8 +68,8 @@ def write_atomic(path: Path, data: bytes, *, overwrite: bool = True) -> None:
         raise LogError("file exists (use --force to overwrite)", unreadable=True) from None
     except OSError as exc:
         _remove(tmp)
-        raise LogError(f"cannot write: {exc.strerror or exc}; the previous file is unchanged",
-                       unreadable=True) from None
+        kept = "; the previous file is unchanged" if path.exists() else ""
+        raise LogError(f"cannot write: {exc.strerror or exc}{kept}", unreadable=True) from None
     except BaseException:  # interrupted: leave no temporary behind, the old file stands
         _remove(tmp)
         raise
