@@ -26,6 +26,7 @@ from typing import Annotated
 import msgspec
 
 from carpet.core import (CarpetError, GAMES, RESTART, Session, Variant, get_game, parse_deal)
+from carpet.core.game import FIRST_ACTION
 
 FORMAT = "carpet-log"
 VERSION = 1
@@ -234,9 +235,11 @@ def decode(data: bytes) -> Log:
                        unreadable=True)
     if raw.header.numbering != NUMBERING:
         raise LogError(f"unknown numbering {raw.header.numbering!r}", unreadable=True)
-    if not as_json and not all(variant.valid_index(a) or a < 3 for a, _ in events):
-        bad = next(i for i, (a, _) in enumerate(events, 1) if not (variant.valid_index(a) or a < 3))
-        raise LogError(f"event {bad}: no such action", unreadable=True, event=bad)
+    if not as_json:  # a packed number may name no action of this game (JSON text was parsed above)
+        valid = variant.valid_index
+        for i, (action, _) in enumerate(events, 1):
+            if action >= FIRST_ACTION and not valid(action):
+                raise LogError(f"event {i}: no such {variant.id} action ({action})", unreadable=True, event=i)
     return Log(header=raw.header, events=events, summary=raw.summary)
 
 
