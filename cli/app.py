@@ -83,7 +83,7 @@ def _error(line: str) -> None:
 
 
 def _say(text: str) -> None:
-    """Human text: stdout normally, stderr when stdout carries JSON."""
+    """A note for people (not the command's result): on stderr, so stdout stays clean for scripts."""
     print(text, file=sys.stderr)
 
 
@@ -118,10 +118,9 @@ class Failure(Exception):
 
 
 def _fail(path: Path | str, exc: CarpetError) -> Failure:
-    code = UNUSABLE if isinstance(exc, LogError) and exc.unreadable else FAILED
-    if not isinstance(exc, (LogError, IllegalAction)):
-        code = UNUSABLE
-    return Failure(f"carpet: {path}: {exc}", code)
+    """Exit 1 for an illegal action or a log that fails verification; 2 for anything unusable."""
+    failed = isinstance(exc, IllegalAction) or (isinstance(exc, LogError) and not exc.unreadable)
+    return Failure(f"carpet: {path}: {exc}", FAILED if failed else UNUSABLE)
 
 
 def _guard(run: Callable[[], int | None]) -> None:
