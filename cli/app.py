@@ -328,26 +328,28 @@ def replay_(file: LogFile,
             as_json: JsonFlag = False) -> None:
     """Re-enact the recorded game position by position."""
     def run():
+        import time
+
         log, _ = _load(file)
         last = len(log.events) if to is None else min(to, len(log.events))
         session = Session(get_game(log.header.game), parse_deal(log.header.deal))
+        text = session.variant.text
         frames = []
         console = None if as_json else _console()
         animate = console is not None and delay > 0 and console.is_terminal
         for i in range(last + 1):
-            caption = "the deal" if i == 0 else f"event {i}: {session.variant.text(log.events[i - 1][0])}"
+            action = None
             if i:
                 session.act(*log.events[i - 1])
+                action = text(log.events[i - 1][0])
             if as_json:
-                frames.append({"event": i, "action": None if i == 0 else session.variant.text(log.events[i - 1][0]),
-                               "position": position_document(session)})
+                frames.append({"event": i, "action": action, "position": position_document(session)})
                 continue
             from .draw import position
             if animate:
                 console.clear()
-            console.print(position(session, caption))
+            console.print(position(session, "the deal" if i == 0 else f"event {i}: {action}"))
             if delay and i < last:
-                import time
                 time.sleep(delay)
         if as_json:
             _json({"file": str(file), "frames": frames})
