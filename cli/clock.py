@@ -37,7 +37,7 @@ def attempt_ms(session: Session, created: int) -> int:
     The attempt began at the log's creation plus the time spent in earlier attempts
     (the clock readings of the restarts).
     """
-    began = created + session.restarts_clock_total()
+    began = created + session.earlier_attempts_ms
     return max(session.clock_ms, wall_ms() - began)
 
 

@@ -15,7 +15,7 @@ from .numbering import Deal
 
 class Session:
     __slots__ = ("variant", "deal", "state", "events", "moves", "bonus", "clock_ms",
-                 "_history", "_initial")
+                 "earlier_attempts_ms", "_history", "_initial")
 
     def __init__(self, variant: Variant, deal: Deal) -> None:
         self.variant = variant
@@ -27,6 +27,8 @@ class Session:
         self.moves = 0
         self.bonus = 0
         self.clock_ms = 0
+        #: the clock readings of every restart added up: time spent on earlier attempts
+        self.earlier_attempts_ms = 0
         #: for undo: (state snapshot, moves) before each position-changing action
         self._history: list[tuple[object, int]] = []
 
@@ -93,6 +95,7 @@ class Session:
             self.moves = 0
             self.bonus = 0
             self.events.append((action, clock_ms))
+            self.earlier_attempts_ms += clock_ms
             self.clock_ms = 0  # the new attempt's clock starts again
             return
         else:
@@ -132,17 +135,6 @@ class Session:
         for action, clock_ms in events:
             act(action, clock_ms)
         return session
-
-    def attempt_started_at(self) -> int:
-        """Index of the first event of the current attempt (after the last restart)."""
-        for i in range(len(self.events) - 1, -1, -1):
-            if self.events[i][0] == RESTART:
-                return i + 1
-        return 0
-
-    def restarts_clock_total(self) -> int:
-        """Sum of the clock readings at every restart: wall time spent on earlier attempts."""
-        return sum(t for a, t in self.events if a == RESTART)
 
 
 __all__ = ["Session", "PLAYING", "WON", "LOST"]
