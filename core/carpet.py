@@ -77,14 +77,14 @@ class CarpetState(State):
         self.status = PLAYING
         self.redeals_used = 0
         self.waste: list[int] = []
+        self.drawn = 0
+        self.score = 0
         #: 1 while holes refill from the stock by themselves (carpet-foster), else 2
         self.phase = 2
         if variant.foster:
             self.found = [0, 0, 0, 0]
             self.cells = order[:CELLS]
             self.stock: tuple[int, ...] = tuple(order[CELLS:])
-            self.drawn = 0
-            self.score = 0
             self.phase = 1
             for cell in range(CELLS):  # aces dealt to the carpet, row by row (decision)
                 card = self.cells[cell]
@@ -97,8 +97,6 @@ class CarpetState(State):
             self.found = [1, 1, 1, 1]
             self.cells = rest[:CELLS]
             self.stock = tuple(rest[CELLS:])
-            self.drawn = 0
-            self.score = 0
         self._settle()
 
     # --- rules ----------------------------------------------------------------------
@@ -264,7 +262,7 @@ class CarpetState(State):
         if self.cells[cell] != EMPTY:
             raise IllegalAction(f"{cell_name(cell)} is not empty")
         if not self.waste:
-            raise IllegalAction("the waste is empty" + (", fill from the stock: s-" + cell_name(cell)
+            raise IllegalAction("the waste is empty" + (", fill from the stock: s>" + cell_name(cell)
                                                          if self.variant.stock_fills and self.stock_left
                                                          else ""))
         self.cells[cell] = self.waste.pop()
@@ -273,7 +271,7 @@ class CarpetState(State):
         if self.cells[cell] != EMPTY:
             raise IllegalAction(f"{cell_name(cell)} is not empty")
         if self.waste:
-            raise IllegalAction(f"the waste is not empty: a gap takes the waste top (w-{cell_name(cell)})")
+            raise IllegalAction(f"the waste is not empty: a gap takes the waste top (w>{cell_name(cell)})")
         if self.drawn >= len(self.stock):
             raise IllegalAction("the stock is empty")
         self.cells[cell] = self.stock[self.drawn]
