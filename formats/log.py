@@ -215,6 +215,7 @@ def decode(data: bytes) -> Log:
     try:
         if as_json:
             raw = _json_decoder.decode(data)
+            header, summary = raw.header, raw.summary
             parse = variant.parse_canonical
             events = []
             for i, (text, clock) in enumerate(raw.events, 1):
@@ -224,23 +225,22 @@ def decode(data: bytes) -> Log:
                     raise LogError(f"event {i}: {exc}", unreadable=True, event=i) from None
         else:
             raw = _mp_decoder.decode(data)
+            header, summary = Header(*_positional(raw.header)), Summary(*_positional(raw.summary))
             events = unpack_events(raw.events, variant.action_count)
-            if events and max(clock for _, clock in events) > 2**40:
-                raise LogError("corrupt log: a clock reading beyond 2^40 ms", unreadable=True)
-            raw = _Json(Header(*_positional(raw.header)), [], Summary(*_positional(raw.summary)))
+            valid = variant.valid_index
+            for i, (action, clock) in enumerate(events, 1):  # a packed number may name no action
+                if action >= FIRST_ACTION and not valid(action):
+                    raise LogError(f"event {i}: no such {variant.id} action ({action})", unreadable=True, event=i)
+                if clock > 2**40:
+                    raise LogError(f"event {i}: corrupt clock reading beyond 2^40 ms", unreadable=True, event=i)
     except msgspec.DecodeError as exc:
         raise LogError(f"corrupt or truncated log ({_short(exc)})", unreadable=True) from None
-    if raw.header.rules != RULES_VERSION:
-        raise LogError(f"unsupported rules version {raw.header.rules} (this carpet plays rules {RULES_VERSION})",
+    if header.rules != RULES_VERSION:
+        raise LogError(f"unsupported rules version {header.rules} (this carpet plays rules {RULES_VERSION})",
                        unreadable=True)
-    if raw.header.numbering != NUMBERING:
-        raise LogError(f"unknown numbering {raw.header.numbering!r}", unreadable=True)
-    if not as_json:  # a packed number may name no action of this game (JSON text was parsed above)
-        valid = variant.valid_index
-        for i, (action, _) in enumerate(events, 1):
-            if action >= FIRST_ACTION and not valid(action):
-                raise LogError(f"event {i}: no such {variant.id} action ({action})", unreadable=True, event=i)
-    return Log(header=raw.header, events=events, summary=raw.summary)
+    if header.numbering != NUMBERING:
+        raise LogError(f"unknown numbering {header.numbering!r}", unreadable=True)
+    return Log(header=header, events=events, summary=summary)
 
 
 def _short(exc: Exception) -> str:
