@@ -1,0 +1,32 @@
+"""``carpet games`` and ``carpet rules``: what the engine plays."""
+
+from __future__ import annotations
+
+from carpet.core import GAMES
+
+from .common import GameId, JsonFlag, game_and_deal, guard, print_json
+
+
+def games(as_json: JsonFlag = False) -> None:
+    """List the variants: id, family, source, one-line rule."""
+    rows = [{"id": v.id, "family": v.family, "source": v.source, "summary": v.summary,
+             "redeals": v.redeals} for v in GAMES.values()]
+    if as_json:
+        print_json({"games": rows})
+        return
+    width = max(len(r["id"]) for r in rows)
+    for r in rows:
+        print(f"{r['id']:<{width}}  {r['family']:<6}  {r['source']:<9}  {r['summary']}")
+
+
+def rules(game: GameId, as_json: JsonFlag = False) -> None:
+    """The variant's rules in our own words, with every decision made where the sources are silent."""
+    def run():
+        variant, _ = game_and_deal(game, None)
+        if as_json:
+            print_json({"game": variant.id, "family": variant.family, "source": variant.source,
+                        "summary": variant.summary, "rules": variant.rules})
+        else:
+            print(f"{variant.id} — {variant.summary}\n")
+            print(variant.rules.rstrip())
+    guard(run)

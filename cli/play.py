@@ -1,0 +1,85 @@
+"""``carpet play`` and the meta actions ``hint``, ``undo``, ``redeal``, ``restart``: changing a recorded game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from carpet.core import HINT, CarpetError, IllegalAction
+from carpet.formats import LogError, locked, position_document, record, write_log
+
+from . import clock
+from .common import (FAILED, OK, UNUSABLE, JsonFlag, LogFile, Quiet, draw, error, fail, guard, load,
+                     print_json)
+
+
+def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) -> int:
+    """Apply actions in order under the file lock; keep all before the first illegal one."""
+    try:
+        with locked(file):
+            session, applied, hints, code, message = _apply(file, actions)
+    except LogError as exc:  # locking or writing failed: the log on disk is as it was
+        raise fail(file, exc) from None
+    if message:
+        error(message)
+    hint_texts = [None if h is None else session.variant.text(h) for h in hints]
+    if as_json:
+        extra = {"hint": hint_texts[-1]} if hints else {}
+        print_json(position_document(session, applied=applied, **extra))
+    else:
+        for h in hint_texts:
+            print(f"hint: {h}" if h else f"hint: nothing to play (the game is {session.status})")
+        if not quiet:
+            draw(session)
+    return code
+
+
+def _apply(file: Path, actions: list[str]):
+    log, session = load(file)
+    started = clock.created_ms(log.header.created)
+    applied, hints, code, message = 0, [], OK, None
+    for text in actions:
+        number = len(session.events) + 1
+        try:
+            action = session.play_text(text, clock.attempt_ms(session, started))
+        except CarpetError as exc:
+            code = FAILED if isinstance(exc, IllegalAction) else UNUSABLE
+            message = f"carpet: {file}: event {number} ({text}): {exc}; nothing after it was applied"
+            break
+        applied += 1
+        if action == HINT:
+            hints.append(session.hint())
+    if applied:
+        write_log(file, record(session, log.header))
+    return session, applied, hints, code, message
+
+
+def _read_actions(actions: list[str]) -> list[str]:
+    if actions == ["-"]:
+        return sys.stdin.read().split()
+    return actions
+
+
+def play(file: LogFile,
+         actions: Annotated[list[str], typer.Argument(help="Actions in order; `-` reads them from stdin.",
+                                                      show_default=False)],
+         as_json: JsonFlag = False, quiet: Quiet = False) -> None:
+    """Apply actions in order; stop at the first illegal one, keeping all before it."""
+    guard(lambda: _play(file, _read_actions(actions), as_json, quiet))
+
+
+def _meta(word: str, doc: str):
+    def command(file: LogFile, as_json: JsonFlag = False, quiet: Quiet = False) -> None:
+        guard(lambda: _play(file, [word], as_json, quiet))
+    command.__doc__ = doc
+    command.__name__ = word
+    return command
+
+
+hint = _meta("hint", "Name one legal action (recorded; in kovrik and kovrik-hard a hint counts as a move).")
+undo = _meta("undo", "Take back the last action that changed the position (recorded).")
+redeal = _meta("redeal", "Redeal or shuffle the loose cards, where the game has redeals (recorded).")
+restart = _meta("restart", "Play the same deal again from the start (recorded; the new attempt is the one that counts).")
