@@ -25,6 +25,15 @@ WHERE: dict[str, str] = {
     "crazy-quilt": "quilt",
     "indian-carpet": "quilt",
     "persian-carpet": "quilt",
+    "montana": "montana",
+    "spaces": "montana",
+    "station": "montana",
+    "free-parking": "montana",
+    "blue-moon": "montana",
+    "red-moon": "montana",
+    "galary": "montana",
+    "jungle": "montana",
+    "spaces-and-aces": "montana",
 }
 
 

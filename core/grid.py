@@ -312,11 +312,11 @@ class GridState(State):
     def _move(self, card: int, cell: int) -> None:
         v = self.variant
         cells = self.cells
-        if cells[cell] != EMPTY:
-            raise IllegalAction(f"{v.board.cell_name(cell)} is not empty")
         source = self.where[card]
         if source < 0:  # OUT
             raise IllegalAction(f"{v.card_text(card)} is not in this game")
+        if cells[cell] != EMPTY:
+            raise IllegalAction(f"{v.board.cell_name(cell)} is not empty")
         cols = v.cols
         prefix = self.prefix
         row = source // cols
@@ -401,10 +401,11 @@ class GridState(State):
         """The most promising card move and its rank (lower is better).
 
         A move into a row's first cell after its prefix comes first (one that lengthens the
-        prefix, in the games without locks; in Коврик any, as its recorded games have it); a
-        move by the left rule alone (which can undo an earlier move and so go round in
-        circles) and a move that leaves a hole behind a king come last, and last of all one
-        that takes a card out of a prefix (possible only where nothing locks).
+        prefix, in the games without locks, where any other card there blocks the row; in
+        Коврик any, as its recorded games have it); a move by the left rule alone (which can
+        undo an earlier move and so go round in circles) and a move that leaves a hole behind
+        a king come last, and last of all one that takes a card out of a prefix (possible only
+        where nothing locks).
         """
         v = self.variant
         best, best_rank = None, 99
@@ -416,8 +417,11 @@ class GridState(State):
             row, col = divmod(cell, cols)
             by_left = col == 0 or self.fits_left_neighbour(card, cell)
             rank = 0
-            if col == prefix[row] and (v.locking or (by_left and (col == 0 or (card - cells[cell - 1]) % 52 == 1))):
-                rank -= 4
+            if col == prefix[row]:
+                if v.locking or (by_left and (col == 0 or (card - cells[cell - 1]) % 52 == 1)):
+                    rank -= 4  # it lengthens the run (in Коврик any move there ranks so, as its games have it)
+                else:
+                    rank += 3  # it blocks the cell after a run with a card that does not continue it
             if not by_left:
                 rank += 2  # the left rule alone allows it
             if source % cols and cells[source - 1] != EMPTY and cells[source - 1] % 13 == KING:
