@@ -428,6 +428,11 @@ class GridState(State):
                 rank += 1
             if source % cols < prefix[source // cols]:
                 rank += 8
+            if not v.locking:  # where cards may stand beside others than their predecessor in suit
+                if col and (card - cells[cell - 1]) % 52 == 1:
+                    rank -= 1  # it follows its predecessor in suit
+                if source % cols and (card - cells[source - 1]) % 52 == 1 and cells[source - 1] != EMPTY:
+                    rank += 2  # it leaves its predecessor in suit
             if rank < best_rank:
                 best, best_rank = action, rank
         return best, best_rank
