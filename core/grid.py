@@ -18,7 +18,6 @@ game is won when every row is.  Rules as in RULES.md, "Grid family" and "Montana
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Callable
 
@@ -93,7 +92,6 @@ def gap_spaces(targets: list[int], gaps: tuple[int, ...], count: int, rng, board
     return gaps
 
 
-@functools.lru_cache(maxsize=4096)
 def _redeal_plan(rows: int, cols: int, prefix: tuple[int, ...], column_major: bool) -> tuple[tuple, tuple, tuple]:
     """For the given prefix lengths: the targets (every cell after a prefix, row-major), each
     row's gap (its first target), and the cells the loose cards are laid into when the gaps
@@ -372,7 +370,13 @@ class GridState(State):
             raise IllegalAction("no redeals left")
         v = self.variant
         cells = self.cells
-        targets, gaps, laying = _redeal_plan(v.board.rows, v.cols, tuple(self.prefix), not v.shuffled)
+        key = tuple(self.prefix)
+        plan = v.plans.get(key)
+        if plan is None:
+            if len(v.plans) >= 4096:
+                v.plans.clear()
+            plan = v.plans[key] = _redeal_plan(v.board.rows, v.cols, key, not v.shuffled)
+        targets, gaps, laying = plan
         loose = [cells[cell] for cell in targets if cells[cell] != EMPTY]
         for cell in targets:
             cells[cell] = EMPTY
@@ -380,11 +384,12 @@ class GridState(State):
         if v.shuffled:
             # RULES.md's redeal: shuffle with the deal's generator, choose the spaces, then
             # deal from the end of the list into the other targets in order
-            self.rng.shuffle(loose)
-            spaces = v.spaces(targets, gaps, len(targets) - len(loose), self.rng, v.board)
-            self.rng_state = self.rng.getstate()
-            if spaces is not gaps:
+            rng = self.rng
+            rng.shuffle(loose)
+            if v.spaces is not gap_spaces:
+                spaces = v.spaces(targets, gaps, len(targets) - len(loose), rng, v.board)
                 laying = [cell for cell in targets if cell not in spaces]
+            self.rng_state = rng.getstate()
             loose.reverse()
         where = self.where
         for cell, card in zip(laying, loose, strict=True):
@@ -495,6 +500,7 @@ class GridVariant(Variant):
         self.locking = locking
         self.shuffled = shuffled
         self.spaces = spaces
+        self.plans: dict[tuple[int, ...], tuple] = {}  # prefix lengths -> _redeal_plan (a cache)
         self.redeals = redeals
         self.card_points = card_points  # per card joining a prefix (taken back when it leaves)
         self.move_points = move_points  # per move that lengthens a prefix
