@@ -55,24 +55,23 @@ text{fill:#f4f4ee}
 .title{font-weight:bold}
 .won{fill:#9ff09f;font-weight:bold}.lost{fill:#ffab9c;font-weight:bold}.playing{font-weight:bold}
 .label{fill:#b9d3c2;font-size:13px}
-.face{fill:#fff;stroke:#3c3c3c;stroke-width:1}
-.rank{font-weight:bold;letter-spacing:-2px}
-.card .rank,.black .pip{fill:#1b1b1b}
-.red .rank,.red .pip{fill:#cc1f1a}
 .place{fill:none;stroke:#bcd6c5;stroke-opacity:.45;stroke-dasharray:4 3}
 .ghost{fill:#bcd6c5;fill-opacity:.3}
+g g rect{fill:#fff;stroke:#3c3c3c;stroke-width:1}
+g g text{font-weight:bold;letter-spacing:-2px}
+.black text,.black use{fill:#1b1b1b}
+.red text,.red use{fill:#cc1f1a}
 .empty{display:none}
-.gap .face{fill:none;stroke:#bcd6c5;stroke-opacity:.4;stroke-dasharray:4 3}
-.gap.live .face{fill:#f6c945;fill-opacity:.18;stroke:#f6c945;stroke-opacity:1;stroke-width:2.5;stroke-dasharray:6 3}
-.gap .rank,.gap .pip{display:none}
-.locked .face{fill:#d3ecd5;stroke:#1e7a34;stroke-width:2}
-.blocked .face{fill:#c9c9c4}
-.blocked .rank,.blocked .pip{fill-opacity:.6}
-.free .face{stroke:#1b1b1b;stroke-width:1.5}
-.moves .face{stroke:#f6c945;stroke-width:3.5}
-.done .face{fill:#d3ecd5;stroke:#1e7a34;stroke-width:3}
-.back .face{fill:#24508f;stroke:#fff;stroke-width:3}
-.back.moves .face{stroke:#f6c945}
+.gap rect{fill:none;stroke:#bcd6c5;stroke-opacity:.4;stroke-dasharray:4 3}
+.gap.live rect{fill:#f6c945;fill-opacity:.18;stroke:#f6c945;stroke-opacity:1;stroke-width:2.5;stroke-dasharray:6 3}
+.locked rect{fill:#d3ecd5;stroke:#1e7a34;stroke-width:2}
+.blocked rect{fill:#c9c9c4}
+.blocked text,.blocked use{fill-opacity:.6}
+.free rect{stroke:#1b1b1b;stroke-width:1.5}
+.moves rect{stroke:#f6c945;stroke-width:3.5}
+.done rect{fill:#d3ecd5;stroke:#1e7a34;stroke-width:3}
+.back rect{fill:#24508f;stroke:#fff;stroke-width:3}
+.back.moves rect{stroke:#f6c945}
 """
 
 STATUS_CLASSES = ("playing", "won", "lost")
@@ -100,7 +99,7 @@ class Board:
     labels: list[tuple] = field(default_factory=list)
     #: (x, y, w, h, suit or None): an empty place's outline (and its suit), under the slot
     places: list[tuple] = field(default_factory=list)
-    #: (x, y, [(prefix text, field name or None, class)]): caption lines with fields
+    #: (x, y, [(prefix text, field name or None, class)], anchor): lines of text with fields
     lines: list[tuple] = field(default_factory=list)
     #: (sample slot value, card size, text): the legend under the board
     legend: list[tuple] = field(default_factory=list)
@@ -188,8 +187,10 @@ def draw(board: Board) -> Picture:
         ET.SubElement(symbol, "path", {"d": path})
     ET.SubElement(root, "rect", {"class": "felt", "width": "100%", "height": "100%"})
     fields: dict[str, ET.Element] = {}
-    for x, y, parts in board.lines:
+    for x, y, parts, *anchor in board.lines:
         text = ET.SubElement(root, "text", {"x": _num(x), "y": _num(y), XML_SPACE: "preserve"})
+        if anchor:
+            text.set("text-anchor", anchor[0])
         for prefix, name, cls in parts:
             span = ET.SubElement(text, "tspan", {"class": cls} if cls else {})
             span.text = prefix
@@ -226,9 +227,9 @@ def draw(board: Board) -> Picture:
 
 
 def _card_element(parent: ET.Element, kind: str, x: float, y: float, w: float, h: float) -> ET.Element:
-    """A slot's element: a face, a rank, a small suit under the rank and a big suit."""
+    """A slot's element: a face (rect), a rank (text), a small suit under the rank and a big suit (use)."""
     g = ET.SubElement(parent, "g", {"class": f"{kind} empty", "transform": f"translate({_num(x)} {_num(y)})"})
-    ET.SubElement(g, "rect", {"class": "face", "width": _num(w), "height": _num(h), "rx": "4"})
+    ET.SubElement(g, "rect", {"width": _num(w), "height": _num(h), "rx": "4"})
     if h >= w:  # standing: index in the top left corner, big suit low on the right
         size = round(w * 0.4)
         small = round(w * 0.3)
@@ -243,10 +244,9 @@ def _card_element(parent: ET.Element, kind: str, x: float, y: float, w: float, h
         rank = (4, size + 2)
         pip = (5, size + 5, small)
         big_at = (w - big - 5, (h - big) / 2, big)
-    ET.SubElement(g, "text", {"class": "rank", "x": _num(rank[0]), "y": _num(rank[1]), "font-size": str(size)})
-    for cls, (px, py, side) in (("pip", pip), ("pip", big_at)):
-        ET.SubElement(g, "use", {"class": cls, "x": _num(px), "y": _num(py), "width": _num(side),
-                                 "height": _num(side)})
+    ET.SubElement(g, "text", {"x": _num(rank[0]), "y": _num(rank[1]), "font-size": str(size)})
+    for px, py, side in (pip, big_at):
+        ET.SubElement(g, "use", {"x": _num(px), "y": _num(py), "width": _num(side), "height": _num(side)})
     return g
 
 
@@ -482,7 +482,8 @@ def _quilt_board(session: Session) -> Board:
         board.places.append((side, top, w, h, None))
         for k in range(QUILT_WASTE):
             board.slots.append(Slot("waste", side + k * FAN, top, w, h, {"waste": "w"}))
-    board.lines.append((side, found_y + h + 16, [("home ", None, "label"), ("", "home", "label")]))
+    board.lines.append((MARGIN + 8 * p - (p - w) / 2, found_y - 10,
+                        [("", "home", "label"), (" of 104 cards home", None, "label")], "end"))
     small = (24, 33)
     board.legend = [("cell 7H free", small, "free to take"), ("cell 7H blocked", small, "held at both ends"),
                     ("cell 7H free moves", small, "has a move now"), ("cell gap", small, "hole")]
@@ -514,7 +515,7 @@ def _quilt_values(session: Session) -> tuple[list[str], dict[str, str]]:
                 if name in sources:
                     marks.append("moves")
                 values.append(" ".join(marks))
-    fields = {"home": f"{home} of 104"}
+    fields = {"home": str(home)}
     if session.variant.has_reserves:
         for k, pile in enumerate(layout["reserves"]):
             values += _fan(pile, RESERVE_SHOWN, "moves" if f"r{k + 1}" in sources else "")

@@ -217,3 +217,18 @@ def decode_texts(path):
     log = decode(path.read_bytes())
     variant = GAMES[log.header.game]
     return [variant.text(a) for a, _ in log.events]
+
+
+def test_the_pictures_in_docs_are_what_the_commands_make(tmp_path, monkeypatch):
+    folder = ROOT / "docs" / "pictures"
+    text = (folder / "README.md").read_text(encoding="utf-8")
+    commands = [line.split() for line in text.splitlines() if line.startswith("carpet ")]
+    assert len(commands) == 4
+    monkeypatch.chdir(ROOT)
+    for args in commands:
+        target = args[args.index("--svg") + 1]
+        args[args.index("--svg") + 1] = str(tmp_path / "made.svg")
+        result = run(*args[1:])
+        assert result.exit_code == 0, result.stderr
+        assert (tmp_path / "made.svg").read_bytes() == (ROOT / target).read_bytes(), \
+            f"{target} is stale: run the commands in docs/pictures/README.md"
