@@ -72,6 +72,7 @@ g g text{font-weight:bold;letter-spacing:-2px}
 .done rect{fill:#d3ecd5;stroke:#1e7a34;stroke-width:3}
 .back rect{fill:#24508f;stroke:#fff;stroke-width:3}
 .back.moves rect{stroke:#f6c945}
+.redeal rect{fill:none;stroke:#f6c945;stroke-width:2.5;stroke-dasharray:6 3}
 """
 
 STATUS_CLASSES = ("playing", "won", "lost")
@@ -94,6 +95,7 @@ class Board:
 
     width: int
     height: int
+    title: str = ""
     slots: list[Slot] = field(default_factory=list)
     #: (x, y, text, class, anchor) drawn once: row and column names, pile names
     labels: list[tuple] = field(default_factory=list)
@@ -180,6 +182,7 @@ def draw(board: Board) -> Picture:
         "width": str(board.width), "height": str(board.height),
         "font-family": "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif", "font-size": "14",
     })
+    ET.SubElement(root, "title").text = board.title
     ET.SubElement(root, "style").text = STYLE
     defs = ET.SubElement(root, "defs")
     for suit, path in SUIT_PATHS.items():
@@ -256,6 +259,7 @@ CAPTION = 62  # the caption's height: two lines
 
 
 def _caption(board: Board, session: Session) -> None:
+    board.title = f"{session.variant.id}, deal {session.deal.both_forms}"
     title = f"{session.variant.id}   deal {session.deal.both_forms}   "
     board.lines.append((MARGIN - 16, 22, [(title, None, "title"), ("", "status", None),
                                           ("   ", "note", "dim")]))
@@ -280,6 +284,14 @@ def caption_fields(session: Session, note: str = "") -> dict[str, str]:
 def clock_text(ms: int) -> str:
     seconds = ms // 1000
     return f"{seconds // 60}:{seconds % 60:02d}.{ms % 1000 // 100}"
+
+
+def _known(names: set[str], board_names: set[str]) -> None:
+    """The places legal actions name must be places on the board: a family that names its
+    cells otherwise must be drawn otherwise too, never silently without its marks."""
+    unknown = names - board_names
+    if unknown:
+        raise ValueError(f"the picture has no place named {sorted(unknown)[0]}")
 
 
 def _legal_texts(session: Session) -> list[str]:
@@ -325,6 +337,7 @@ def _grid_values(session: Session) -> tuple[list[str], dict[str, str]]:
             movers.add(card)
             live.add(cell)
     locked = state.locked  # each row's locked prefix length
+    _known(live, {f"{_row_name(r)}{c}" for r in range(len(rows)) for c in range(len(rows[0]))})
     values = []
     for r, row in enumerate(rows):
         for c, card in enumerate(row):
@@ -404,7 +417,8 @@ def _carpet_values(session: Session) -> tuple[list[str], dict[str, str]]:
     layout = state.layout()
     texts = _legal_texts(session)
     fits = {t[:-2] for t in texts if t.endswith(">F")}
-    fillable = {t[2:] for t in texts if t[:2] in ("w>", "s>")}
+    fillable = {t[2:] for t in texts if t[:2] in ("w>", "s>") and t[2:] != "F"}
+    _known(fits | fillable, {f"{_row_name(r)}{c + 1}" for r in range(4) for c in range(5)} | {"w"})
     values = []
     for suit in SUITS:
         top = layout["foundations"][suit]
@@ -482,8 +496,8 @@ def _quilt_board(session: Session) -> Board:
         board.places.append((side, top, w, h, None))
         for k in range(QUILT_WASTE):
             board.slots.append(Slot("waste", side + k * FAN, top, w, h, {"waste": "w"}))
-    board.lines.append((MARGIN + 8 * p - (p - w) / 2, found_y - 10,
-                        [("", "home", "label"), (" of 104 cards home", None, "label")], "end"))
+    home_y = found_y + 24 if variant.has_reserves else top + h + 30  # under the waste
+    board.lines.append((side, home_y, [("", "home", None), (" of 104 cards home", None, "label")]))
     small = (24, 33)
     board.legend = [("cell 7H free", small, "free to take"), ("cell 7H blocked", small, "held at both ends"),
                     ("cell 7H free moves", small, "has a move now"), ("cell gap", small, "hole")]
@@ -493,8 +507,10 @@ def _quilt_board(session: Session) -> Board:
 def _quilt_values(session: Session) -> tuple[list[str], dict[str, str]]:
     state = session.state
     layout = state.layout()
-    sources = {t.partition(">")[0] for t in _legal_texts(session) if ">" in t}
     texts = set(_legal_texts(session))
+    sources = {t.partition(">")[0] for t in texts if ">" in t}
+    _known(sources, {f"{_row_name(r)}{c + 1}" for r in range(8) for c in range(8)}
+           | {"w"} | {f"r{k}" for k in range(1, 9)})
     values = []
     home = 0
     for direction, done in (("up", "K"), ("down", "A")):
@@ -523,7 +539,8 @@ def _quilt_values(session: Session) -> tuple[list[str], dict[str, str]]:
             fields[f"r{k + 1}"] = f"{len(pile)}" + (f" (+{hidden})" if hidden > 0 else "")
     else:
         stock, waste = layout["stock"], layout["waste"]
-        values.append(("back moves" if "turn" in texts else "back") if stock else "")
+        values.append(("back moves" if "turn" in texts else "back") if stock else
+                      "redeal moves" if "redeal" in texts else "")
         values += _fan(waste, QUILT_WASTE, "moves" if "w" in sources else "")
         fields["stock"] = _count(len(stock)) + (": redeal" if "redeal" in texts else "")
         fields["waste"] = _count(len(waste))
