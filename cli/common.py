@@ -25,8 +25,8 @@ GameId = Annotated[str, typer.Argument(help="A game id: see `carpet games`.", sh
 Quiet = Annotated[bool, typer.Option("-q", "--quiet", help="Do not draw the position afterwards.")]
 Force = Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")]
 SvgFile = Annotated[Optional[Path], typer.Option("--svg", metavar="FILE", show_default=False,
-                                                 help="Write the position as an SVG picture to FILE "
-                                                      "(- for stdout) instead of drawing it.")]
+                                                 help="Write the position as an SVG picture to FILE, replacing it "
+                                                      "(- for stdout), instead of drawing it.")]
 
 
 # --- output ----------------------------------------------------------------------------

@@ -44,11 +44,13 @@ def verify_(files: Annotated[list[Path], typer.Argument(help="Logs to check.", s
 
 
 def export(file: LogFile,
-           output: Annotated[Path, typer.Option("-o", "--output", help="Target: .json for JSON, .html for a replay page, else binary.",
-                                                show_default=False)] = ...,
+           output: Annotated[Path, typer.Option("-o", "--output", show_default=False,
+                                                help="Target: .json for JSON, .html for a replay page, "
+                                                     "else binary.")] = ...,
            force: Force = False,
            as_json: JsonFlag = False) -> None:
-    """Convert a log between its binary and JSON forms, or make a web page that replays it (by the output's extension)."""
+    """Convert a log between its binary and JSON forms, or make a web page that replays it (by the output's
+    extension)."""
     def run():
         log, _ = load(file)
         if output.suffix.lower() in (".html", ".htm"):

@@ -78,7 +78,8 @@ def replay_page(log: Log, *, verified_by: str | None = None) -> bytes:
     e = html.escape
     rows = "".join(f"<tr><th>{e(k)}</th><td{' class=' + e(v.split()[0]) if k == 'result' else ''}>{e(v)}</td></tr>"
                    for k, v in summary)
-    items = "".join(f'<li data-k="{k}" class="{_kind(t)}"><b>{k}</b> {e(t)}</li>' for k, (t, _) in enumerate(events, 1))
+    items = "".join(f'<li data-k="{k}" class="{_kind(t)}"><b>{k}</b> {e(t)}</li>'
+                    for k, (t, _) in enumerate(events, 1))
     page = TEMPLATE.format(
         title=e(title), style=(HERE / "replay.css").read_text(encoding="utf-8"),
         heading=e(title), summary=rows, picture=picture.tostring(), last=len(events), items=items,
@@ -132,7 +133,8 @@ TEMPLATE = """<!DOCTYPE html>
 <div class="controls">
 <button type="button" id="first" title="the deal (Home)" aria-label="first">{icon_first}</button>
 <button type="button" id="prev" title="back one event (&#x2190;)" aria-label="back">{icon_prev}</button>
-<button type="button" id="play" title="play or pause (space)" aria-label="play"><span class="when-paused">{icon_play} play</span><span class="when-playing">{icon_pause} pause</span></button>
+<button type="button" id="play" title="play or pause (space)" aria-label="play">
+<span class="when-paused">{icon_play} play</span><span class="when-playing">{icon_pause} pause</span></button>
 <button type="button" id="next" title="forward one event (&#x2192;)" aria-label="forward">{icon_next}</button>
 <button type="button" id="last" title="the end (End)" aria-label="last">{icon_last}</button>
 <select id="speed" title="playing speed" aria-label="speed">
@@ -143,7 +145,8 @@ TEMPLATE = """<!DOCTYPE html>
 <input type="range" id="slider" min="0" max="{last}" value="0" aria-label="event">
 <p id="now" aria-live="polite">the deal</p>
 <ol id="actions">{items}</ol>
-<p class="keys">&#x2190; &#x2192; step &middot; Home End &middot; space plays &middot; click an action to jump &middot;
+<p class="keys">&#x2190; &#x2192; step &middot; Home End &middot; space plays &middot;
+click an action to jump &middot;
 the address ends in #K for event K &middot; pauses over {pause} s are cut short</p>
 </aside>
 </main>
