@@ -322,7 +322,7 @@ def _grid_board(session: Session) -> Board:
         for c in range(n_cols):
             board.slots.append(Slot("cell", MARGIN + c * px, top + r * py, w, h, {"cell": f"{_row_name(r)}{c}"}))
     small = (24, 33)
-    board.legend = [("cell AC locked", small, "locked prefix"), ("cell 7H moves", small, "has a move"),
+    board.legend = [("cell 4C locked", small, "locked prefix"), ("cell 7H moves", small, "has a move"),
                     ("cell gap live", small, "a card fits this gap"), ("cell gap dead", small, "nothing fits")]
     return board
 
