@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Callable
+from typing import Annotated, Callable, Optional
 
 import typer
 
@@ -24,6 +24,9 @@ LogFile = Annotated[Path, typer.Argument(help="A game log (binary, or JSON when 
 GameId = Annotated[str, typer.Argument(help="A game id: see `carpet games`.", show_default=False)]
 Quiet = Annotated[bool, typer.Option("-q", "--quiet", help="Do not draw the position afterwards.")]
 Force = Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")]
+SvgFile = Annotated[Optional[Path], typer.Option("--svg", metavar="FILE", show_default=False,
+                                                 help="Write the position as an SVG picture to FILE, replacing it "
+                                                      "(- for stdout), instead of drawing it.")]
 
 
 # --- output ----------------------------------------------------------------------------
@@ -52,12 +55,31 @@ def draw(session: Session, caption: str | None = None) -> None:
     console().print(position(session, caption))
 
 
-def report(session: Session, as_json: bool, **extra) -> None:
-    """The position: as INTERFACE.md's JSON object, or drawn."""
+def report(session: Session, as_json: bool, svg: Path | None = None, note: str = "", **extra) -> None:
+    """The position: as INTERFACE.md's JSON object, or drawn (on the terminal, or as SVG to ``svg``)."""
+    if svg is not None:
+        write_svg(svg, session, note)
     if as_json:
         print_json(position_document(session, **extra))
-    else:
+    elif svg is None:
         draw(session)
+
+
+def write_svg(path: Path, session: Session, note: str = "") -> None:
+    """The position as an SVG picture, written whole or not at all (``-``: stdout)."""
+    from carpet.formats.files import write_atomic
+    from carpet.formats.svg import position_svg
+
+    data = position_svg(session, note)
+    if str(path) == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        write_atomic(path, data)
+    except CarpetError as exc:
+        raise fail(path, exc) from None
+    say(f"wrote {path} ({len(data)} bytes)")
 
 
 # --- failing ---------------------------------------------------------------------------
