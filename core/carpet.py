@@ -411,25 +411,28 @@ class CarpetVariant(Variant):
             if source == "w":
                 return WASTE_TO_FOUNDATION
             if source == "s":
-                raise BadAction("the stock top never goes to a foundation directly: turn it first")
+                raise IllegalAction("the stock top never goes to a foundation directly: turn it first")
             if is_cell(source):
                 return CELL_TO_FOUNDATION + parse_cell(source)
             return self._click(self._card(source, text), state)
         if source == "s" and target == "w":
             return TURN
-        if is_cell(source):
-            raise BadAction("carpet cards never move to another cell, only to their foundation")
+        # a well-formed move the rules refuse is illegal (exit 1); text that is no move, bad (exit 2)
+        card = None if source in ("w", "s") or is_cell(source) else self._card(source, text)
+        if target == "w":
+            raise IllegalAction("only the stock top goes onto the waste: that is turn (s>w)")
         cell = parse_cell(target)
+        if is_cell(source):
+            raise IllegalAction("carpet cards never move to another cell, only to their foundation")
         if not self.player_fills:
-            raise BadAction(f"{self.id} fills its gaps by itself: there is no fill action")
+            raise IllegalAction(f"{self.id} fills its gaps by itself: there is no fill action")
         if source == "w":
             return WASTE_FILL + cell
         if source == "s":
             if not self.stock_fills:
-                raise BadAction(f"{self.id} never fills a gap from the stock by hand; "
-                                f"only the waste top fills a gap (w>{cell_name(cell)})")
+                raise IllegalAction(f"{self.id} never fills a gap from the stock by hand; "
+                                    f"only the waste top fills a gap (w>{cell_name(cell)})")
             return STOCK_FILL + cell
-        card = self._card(source, text)
         if not state.waste or state.waste[-1] != card:
             raise IllegalAction(f"{code(card)} is not the waste top: only the waste top fills a gap by hand")
         return WASTE_FILL + cell

@@ -155,6 +155,8 @@ class Variant:
             return self.words[word]
         if word == "redeal":  # a word of every game's interface, even where the rules have none
             raise IllegalAction(f"{self.id} has no redeal")
+        if word == "turn":  # likewise
+            raise IllegalAction(f"{self.id} has no stock: there is nothing to turn")
         return self.parse_move(text.strip(), state)
 
     def parse_canonical(self, text: str) -> int:
