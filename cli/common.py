@@ -66,7 +66,7 @@ def draw(session: Session, caption: str | None = None) -> None:
 
 
 def report(session: Session, as_json: bool, svg: Path | None = None, note: str = "", **extra) -> None:
-    """The position: as INTERFACE.md's JSON object, or drawn (on the terminal, or as SVG to ``svg``)."""
+    """The position: as its JSON object (formats/report.py), or drawn (on the terminal, or as SVG to ``svg``)."""
     if svg is not None:
         write_svg(svg, session, note)
     if as_json:

@@ -16,7 +16,7 @@ first bytes name the carpet log format (other ``.log`` and ``.json`` files are l
 listed in one line at the end of the run).  Not yet: the text form ``*.carpet.txt``, which
 has no reader in ``carpet.formats`` yet; once it has, add its suffix to ``GAME_SUFFIXES``.
 
-Each game is one test item named after its file (``fixtures/kovrik-won.carpet::kovrik-won.carpet``).
+Each game is one test item named after its file (``games/kovrik-won.carpet::kovrik-won.carpet``).
 It passes when the game verifies as ``carpet verify`` checks it, and fails with one report:
 the verifier's line, which event, what was expected there, what the file has, and the
 position there drawn as plain text (:mod:`carpet.cli.explain`).

@@ -1,6 +1,6 @@
 """Carpet: the carpet family (Carpet, Aisleriot's Carpet, Foster's 1914 Carpet).
 
-Rules as in RULES.md, "Carpet family".  The carpet is 4 rows (a-d) × 5 columns
+Rules as in docs/rules.md, "Carpet family".  The carpet is 4 rows (a-d) × 5 columns
 (1-5); cells are numbered row-major, ``row * 5 + column - 1``.  Foundations are
 kept as a count per suit (PySol order ♣ ♠ ♥ ♦), so the card a foundation needs
 next is ``suit * 13 + count``.  The stock never gets cards back: it is the
@@ -18,7 +18,7 @@ Actions (numbered from FIRST_ACTION, the same in every position)::
 ``carpet-auto`` has no fill actions and ``carpet-foster`` no stock fills: those
 indexes are holes in their index spaces (``valid_index``).
 
-The separator is ``>``, as in the grid family's ``7H>b5`` (INTERFACE.md); ``-`` is
+The separator is ``>``, as in the grid family's ``7H>b5`` (docs/rules.md); ``-`` is
 read the same way, since in a shell ``>`` needs quoting (``carpet play g.log b3>F``
 would write a file named F).  Input also takes a card for its place: ``7H>F`` (the
 click), ``9C>b3`` (a fill with the waste top), ``s>w`` (turn).

@@ -1,6 +1,6 @@
 """Crazy Quilt: the quilt family (Crazy Quilt, Indian Carpet, Persian Carpet), two decks.
 
-Rules as in RULES.md, "Quilt family".  The quilt's cells are numbered row-major,
+Rules as in docs/rules.md, "Quilt family".  The quilt's cells are numbered row-major,
 ``row * 8 + column`` (both from 0), and named ``a1``..``h8``.
 
 Actions name places, never cards (the two decks give every code twice): a move is

@@ -76,7 +76,7 @@ def test_deal_draws_orientation_and_availability():
     assert all(len(line) <= 80 for line in lines)
     state = state_after("crazy-quilt", "1")
     check_drawing(state, result.stdout)
-    assert sum(1 for _, mark in drawn_quilt(result.stdout) if mark) == 16  # RULES.md: 16 at the start
+    assert sum(1 for _, mark in drawn_quilt(result.stdout) if mark) == 16  # docs/rules.md: 16 at the start
 
 
 @pytest.mark.parametrize("game,moves", [

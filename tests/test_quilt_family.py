@@ -1,4 +1,4 @@
-"""The quilt family: crazy-quilt, indian-carpet, persian-carpet (RULES.md, "Quilt family")."""
+"""The quilt family: crazy-quilt, indian-carpet, persian-carpet (docs/rules.md, "Quilt family")."""
 
 from __future__ import annotations
 
