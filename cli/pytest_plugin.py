@@ -51,6 +51,10 @@ def pytest_addoption(parser) -> None:
 
 
 def pytest_configure(config) -> None:
+    config.stash[_FOLDERS] = []
+    config.stash[_LEFT_ALONE] = []
+    if getattr(config.option, "help", False) or getattr(config.option, "version", False):
+        return
     given = [Path(config.invocation_params.dir, d) for d in config.getoption("carpet_games")]
     named = [Path(p) for p in config.getini("carpet_games")]
     folders = []
@@ -60,12 +64,13 @@ def pytest_configure(config) -> None:
             raise pytest.UsageError(f"carpet games: no such folder: {folder}")
         if folder not in folders:
             folders.append(folder)
+    if not folders:
+        return
     config.stash[_FOLDERS] = folders
-    config.stash[_LEFT_ALONE] = []
     # Collect them: the command line's always; the configuration's when pytest runs on its default
     # paths (no paths given), as testpaths are. pytest has no hook to add a path to collect, so the
     # folders join the paths it was about to collect.
-    explicit = bool(config.getoption("file_or_dir"))
+    explicit = bool(getattr(config.option, "file_or_dir", None))
     for folder in given + ([] if explicit else named):
         folder = folder.resolve()
         if not _covered(folder, config.args, config.invocation_params.dir):

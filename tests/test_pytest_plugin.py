@@ -44,6 +44,18 @@ def test_loading_the_plugin_imports_nothing_heavy():
     assert result.stdout.strip() == "[]", result.stderr
 
 
+@pytest.mark.parametrize("configured", [False, True])
+@pytest.mark.parametrize("flag", ["--help", "--version"])
+def test_help_and_version_work_with_or_without_folders(pytester, games, configured, flag):
+    if configured:
+        with_ini(pytester, "games nowhere")  # not even a missing folder stands in the way of --help
+    result = pytester.runpytest_subprocess(flag)
+    assert result.ret == pytest.ExitCode.OK, result.stderr.str()
+    assert "Traceback" not in result.stderr.str()
+    if flag == "--help":
+        result.stdout.fnmatch_lines(["*--carpet-games=DIR*", "*carpet_games (paths):*"])
+
+
 def test_off_until_folders_are_named(pytester, games):
     result = pytester.runpytest()
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
