@@ -12,7 +12,7 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from carpet.core import CarpetError, IllegalAction, Session, __version__, get_game, parse_deal
+from carpet.core import GAMES, CarpetError, IllegalAction, Session, __version__, get_game, parse_deal
 from carpet.formats import LogError, position_document, read_log, verify
 
 OK, FAILED, UNUSABLE = 0, 1, 2
@@ -21,7 +21,15 @@ TOOL = f"carpet {__version__}"
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
 LogFile = Annotated[Path, typer.Argument(help="A game log (binary, or JSON when it ends in .json).",
                                          show_default=False)]
-GameId = Annotated[str, typer.Argument(help="A game id: see `carpet games`.", show_default=False)]
+
+
+def _game_ids(incomplete: str) -> list[str]:
+    """Shell completion of a game id (``carpet deal kov<TAB>``)."""
+    return [game for game in GAMES if game.startswith(incomplete)]
+
+
+GameId = Annotated[str, typer.Argument(help="A game id: see `carpet games`.", show_default=False,
+                                       autocompletion=_game_ids)]
 Quiet = Annotated[bool, typer.Option("-q", "--quiet", help="Do not draw the position afterwards.")]
 Force = Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")]
 SvgFile = Annotated[Optional[Path], typer.Option("--svg", metavar="FILE", show_default=False,
@@ -42,7 +50,9 @@ def say(text: str) -> None:
 def print_json(doc) -> None:
     import msgspec
 
-    sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
+    from .terminal import json_for
+
+    sys.stdout.write(json_for(sys.stdout, msgspec.json.encode(doc).decode()) + "\n")
 
 
 def console():
@@ -56,7 +66,7 @@ def draw(session: Session, caption: str | None = None) -> None:
 
 
 def report(session: Session, as_json: bool, svg: Path | None = None, note: str = "", **extra) -> None:
-    """The position: as INTERFACE.md's JSON object, or drawn (on the terminal, or as SVG to ``svg``)."""
+    """The position: as its JSON object (formats/report.py), or drawn (on the terminal, or as SVG to ``svg``)."""
     if svg is not None:
         write_svg(svg, session, note)
     if as_json:

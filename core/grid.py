@@ -1,6 +1,6 @@
 """Коврик: the grid family (Montana / Gaps / Spaces and Aces) on 4 rows × 14 columns.
 
-Rules as in RULES.md, "Grid family".  Cells are numbered row-major,
+Rules as in docs/rules.md, "Grid family".  Cells are numbered row-major,
 ``row * 14 + column``; column 0 is where the aces go.
 """
 
@@ -333,7 +333,7 @@ class GridVariant(Variant):
         self.shuffled = shuffled
         self.redeals = redeals
         self.bonus_factor = bonus_factor
-        # 001 counts hints and undos as moves; 004 does not (RULES.md, grid family)
+        # 001 counts hints and undos as moves; 004 does not (docs/rules.md, "Grid family")
         self.hint_counts = self.undo_counts = not shuffled
         self.undo_refunds_redeal = False
 
