@@ -51,7 +51,7 @@ def test_sections_are_grouped_by_family_and_linked_from_the_table():
 # --- citations in comments -----------------------------------------------------------------
 #: a path's last part that stands for any file (usage lines: fixtures/recipes/NAME.txt)
 PLACEHOLDERS = {"NAME", "GAME", "FILE", "N", "OUT", "DIR"}
-TOP = ("core", "formats", "cli", "docs", "tests", "fixtures", "seeds", "package", ".ci")
+TOP = ("core", "formats", "cli", "docs", "tests", "fixtures", "seeds", ".ci")
 DOCUMENT = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.md)\b")
 PATH = re.compile(r"(?<![\w/.-])((?:%s)/(?:[\w.-]+/)*[\w.-]+\.\w+)" % "|".join(re.escape(t) for t in TOP))
 
