@@ -102,7 +102,7 @@ def _report_unexpected(exc: Exception) -> int:
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
-app = typer.Typer(cls=CarpetGroup, no_args_is_help=True, add_completion=False, context_settings=CONTEXT,
+app = typer.Typer(cls=CarpetGroup, no_args_is_help=True, context_settings=CONTEXT,
                   help="Deal, play, record, replay and verify Carpet, Коврик and Crazy Quilt games.\n\n"
                        "Deal numbers follow PySolFC: a deal here is the same deal there.")
 
@@ -122,4 +122,7 @@ def _root(version: Annotated[bool, typer.Option("--version", callback=_version, 
 
 
 def main() -> None:
+    from .terminal import fit_output
+
+    fit_output()  # any terminal encoding: what it lacks is written as letters
     app()

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Callable
+from typing import Annotated, Callable, Optional
 
 import typer
 
-from carpet.core import CarpetError, IllegalAction, Session, __version__, get_game, parse_deal
+from carpet.core import GAMES, CarpetError, IllegalAction, Session, __version__, get_game, parse_deal
 from carpet.formats import LogError, position_document, read_log, verify
 
 OK, FAILED, UNUSABLE = 0, 1, 2
@@ -21,9 +21,20 @@ TOOL = f"carpet {__version__}"
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
 LogFile = Annotated[Path, typer.Argument(help="A game log (binary, or JSON when it ends in .json).",
                                          show_default=False)]
-GameId = Annotated[str, typer.Argument(help="A game id: see `carpet games`.", show_default=False)]
+
+
+def _game_ids(incomplete: str) -> list[str]:
+    """Shell completion of a game id (``carpet deal kov<TAB>``)."""
+    return [game for game in GAMES if game.startswith(incomplete)]
+
+
+GameId = Annotated[str, typer.Argument(help="A game id: see `carpet games`.", show_default=False,
+                                       autocompletion=_game_ids)]
 Quiet = Annotated[bool, typer.Option("-q", "--quiet", help="Do not draw the position afterwards.")]
 Force = Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")]
+SvgFile = Annotated[Optional[Path], typer.Option("--svg", metavar="FILE", show_default=False,
+                                                 help="Write the position as an SVG picture to FILE, replacing it "
+                                                      "(- for stdout), instead of drawing it.")]
 
 
 # --- output ----------------------------------------------------------------------------
@@ -39,7 +50,9 @@ def say(text: str) -> None:
 def print_json(doc) -> None:
     import msgspec
 
-    sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
+    from .terminal import json_for
+
+    sys.stdout.write(json_for(sys.stdout, msgspec.json.encode(doc).decode()) + "\n")
 
 
 def console():
@@ -52,12 +65,31 @@ def draw(session: Session, caption: str | None = None) -> None:
     console().print(position(session, caption))
 
 
-def report(session: Session, as_json: bool, **extra) -> None:
-    """The position: as INTERFACE.md's JSON object, or drawn."""
+def report(session: Session, as_json: bool, svg: Path | None = None, note: str = "", **extra) -> None:
+    """The position: as its JSON object (formats/report.py), or drawn (on the terminal, or as SVG to ``svg``)."""
+    if svg is not None:
+        write_svg(svg, session, note)
     if as_json:
         print_json(position_document(session, **extra))
-    else:
+    elif svg is None:
         draw(session)
+
+
+def write_svg(path: Path, session: Session, note: str = "") -> None:
+    """The position as an SVG picture, written whole or not at all (``-``: stdout)."""
+    from carpet.formats.files import write_atomic
+    from carpet.formats.svg import position_svg
+
+    data = position_svg(session, note)
+    if str(path) == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        write_atomic(path, data)
+    except CarpetError as exc:
+        raise fail(path, exc) from None
+    say(f"wrote {path} ({len(data)} bytes)")
 
 
 # --- failing ---------------------------------------------------------------------------

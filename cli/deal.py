@@ -11,16 +11,17 @@ from carpet.core import Session
 from carpet.formats import new_header, record
 
 from . import clock
-from .common import TOOL, Force, GameId, JsonFlag, game_and_deal, guard, report, say, write_new
+from .common import TOOL, Force, GameId, JsonFlag, SvgFile, game_and_deal, guard, report, say, write_new
 
 
 def deal(game: GameId,
          number: Annotated[str, typer.Argument(help="Deal number: N or msN, as in PySolFC.", show_default=False)],
-         as_json: JsonFlag = False) -> None:
+         as_json: JsonFlag = False,
+         svg: SvgFile = None) -> None:
     """Show the starting layout of a deal."""
     def run():
         variant, deal_ = game_and_deal(game, number)
-        report(Session(variant, deal_), as_json)
+        report(Session(variant, deal_), as_json, svg, note="the deal")
     guard(run)
 
 

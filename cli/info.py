@@ -27,6 +27,10 @@ def rules(game: GameId, as_json: JsonFlag = False) -> None:
             print_json({"game": variant.id, "family": variant.family, "source": variant.source,
                         "summary": variant.summary, "rules": variant.rules})
         else:
-            print(f"{variant.id} — {variant.summary}\n")
-            print(variant.rules.rstrip())
+            print(rules_text(variant), end="")
     guard(run)
+
+
+def rules_text(variant) -> str:
+    """What ``carpet rules GAME`` prints; docs/rules.md is made of it (docs/make_rules.py)."""
+    return f"{variant.id} — {variant.summary}\n\n{variant.rules.rstrip()}\n"

@@ -9,12 +9,13 @@ import typer
 from carpet.core import Session, get_game, parse_deal
 from carpet.formats import position_document, replay
 
-from .common import UNUSABLE, Failure, JsonFlag, LogFile, console, guard, load, print_json, report, say
+from .common import UNUSABLE, Failure, JsonFlag, LogFile, SvgFile, console, guard, load, print_json, report, say
 
 
 def show(file: LogFile,
          at: Annotated[Optional[int], typer.Option("--at", min=0, help="The position after event N (0 = the deal).")] = None,
-         as_json: JsonFlag = False) -> None:
+         as_json: JsonFlag = False,
+         svg: SvgFile = None) -> None:
     """The position now (or after event N): score, moves, redeals left, clock, status."""
     def run():
         log, session = load(file)
@@ -22,8 +23,16 @@ def show(file: LogFile,
             if at > len(log.events):
                 raise Failure(f"carpet: {file}: --at {at}: the log has only {len(log.events)} events", UNUSABLE)
             session = replay(log, at)
-        report(session, as_json)
+        report(session, as_json, svg, note=event_note(session, len(log.events)))
     guard(run)
+
+
+def event_note(session: Session, total: int) -> str:
+    """``after event 12 of 130: 7H>b5`` (or ``the deal``) for a picture's caption."""
+    done = len(session.events)
+    if not done:
+        return f"the deal (of {total} events)"
+    return f"after event {done} of {total}: {session.variant.text(session.events[-1][0])}"
 
 
 def moves(file: LogFile, as_json: JsonFlag = False) -> None:

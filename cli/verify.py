@@ -11,7 +11,7 @@ from carpet.core import CarpetError
 from carpet.formats import read_log, verify
 from carpet.formats.files import wants_json
 
-from .common import OK, Force, JsonFlag, LogFile, error, fail, guard, load, print_json, say, write_new
+from .common import OK, TOOL, Force, JsonFlag, LogFile, error, fail, guard, load, print_json, say, write_new
 
 
 def verify_(files: Annotated[list[Path], typer.Argument(help="Logs to check.", show_default=False)],
@@ -44,18 +44,35 @@ def verify_(files: Annotated[list[Path], typer.Argument(help="Logs to check.", s
 
 
 def export(file: LogFile,
-           output: Annotated[Path, typer.Option("-o", "--output", help="Target: .json for JSON, else binary.",
-                                                show_default=False)] = ...,
+           output: Annotated[Path, typer.Option("-o", "--output", show_default=False,
+                                                help="Target: .json for JSON, .html for a replay page, "
+                                                     "else binary.")] = ...,
            force: Force = False,
            as_json: JsonFlag = False) -> None:
-    """Convert a log between its binary and JSON forms (chosen by the output's extension)."""
+    """Convert a log between its binary and JSON forms, or make a web page that replays it (by the output's
+    extension)."""
     def run():
         log, _ = load(file)
-        write_new(output, log, force)
-        form = "json" if wants_json(output) else "msgpack"
+        if output.suffix.lower() in (".html", ".htm"):
+            form = "html"
+            _write_page(output, log, force)
+        else:
+            write_new(output, log, force)
+            form = "json" if wants_json(output) else "msgpack"
         if as_json:
             print_json({"file": str(file), "output": str(output), "form": form, "events": len(log.events),
                         "bytes": output.stat().st_size})
         else:
             say(f"wrote {output} ({form}, {len(log.events)} events, {output.stat().st_size} bytes)")
     guard(run)
+
+
+def _write_page(output: Path, log, force: bool) -> None:
+    """The replay page (formats/html.py) of a log that has just verified."""
+    from carpet.formats.files import write_atomic
+    from carpet.formats.html import replay_page
+
+    try:
+        write_atomic(output, replay_page(log, verified_by=TOOL), overwrite=force)
+    except CarpetError as exc:
+        raise fail(output, exc) from None

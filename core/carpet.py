@@ -1,6 +1,6 @@
 """Carpet: the carpet family (Carpet, Aisleriot's Carpet, Foster's 1914 Carpet).
 
-Rules as in RULES.md, "Carpet family".  The carpet is 4 rows (a-d) × 5 columns
+Rules as in docs/rules.md, "Carpet family".  The carpet is 4 rows (a-d) × 5 columns
 (1-5); cells are numbered row-major, ``row * 5 + column - 1``.  Foundations are
 kept as a count per suit (PySol order ♣ ♠ ♥ ♦), so the card a foundation needs
 next is ``suit * 13 + count``.  The stock never gets cards back: it is the
@@ -18,7 +18,7 @@ Actions (numbered from FIRST_ACTION, the same in every position)::
 ``carpet-auto`` has no fill actions and ``carpet-foster`` no stock fills: those
 indexes are holes in their index spaces (``valid_index``).
 
-The separator is ``>``, as in the grid family's ``7H>b5`` (INTERFACE.md); ``-`` is
+The separator is ``>``, as in the grid family's ``7H>b5`` (docs/rules.md); ``-`` is
 read the same way, since in a shell ``>`` needs quoting (``carpet play g.log b3>F``
 would write a file named F).  Input also takes a card for its place: ``7H>F`` (the
 click), ``9C>b3`` (a fill with the waste top), ``s>w`` (turn).
@@ -411,25 +411,28 @@ class CarpetVariant(Variant):
             if source == "w":
                 return WASTE_TO_FOUNDATION
             if source == "s":
-                raise BadAction("the stock top never goes to a foundation directly: turn it first")
+                raise IllegalAction("the stock top never goes to a foundation directly: turn it first")
             if is_cell(source):
                 return CELL_TO_FOUNDATION + parse_cell(source)
             return self._click(self._card(source, text), state)
         if source == "s" and target == "w":
             return TURN
-        if is_cell(source):
-            raise BadAction("carpet cards never move to another cell, only to their foundation")
+        # a well-formed move the rules refuse is illegal (exit 1); text that is no move, bad (exit 2)
+        card = None if source in ("w", "s") or is_cell(source) else self._card(source, text)
+        if target == "w":
+            raise IllegalAction("only the stock top goes onto the waste: that is turn (s>w)")
         cell = parse_cell(target)
+        if is_cell(source):
+            raise IllegalAction("carpet cards never move to another cell, only to their foundation")
         if not self.player_fills:
-            raise BadAction(f"{self.id} fills its gaps by itself: there is no fill action")
+            raise IllegalAction(f"{self.id} fills its gaps by itself: there is no fill action")
         if source == "w":
             return WASTE_FILL + cell
         if source == "s":
             if not self.stock_fills:
-                raise BadAction(f"{self.id} never fills a gap from the stock by hand; "
-                                f"only the waste top fills a gap (w>{cell_name(cell)})")
+                raise IllegalAction(f"{self.id} never fills a gap from the stock by hand; "
+                                    f"only the waste top fills a gap (w>{cell_name(cell)})")
             return STOCK_FILL + cell
-        card = self._card(source, text)
         if not state.waste or state.waste[-1] != card:
             raise IllegalAction(f"{code(card)} is not the waste top: only the waste top fills a gap by hand")
         return WASTE_FILL + cell

@@ -58,7 +58,7 @@ class State:
         raise NotImplementedError
 
     def layout(self) -> dict:
-        """The position as INTERFACE.md's ``layout`` object (card codes, None for empty)."""
+        """The position as the ``layout`` of its JSON object (card codes, None for empty)."""
         raise NotImplementedError
 
     def position_bytes(self) -> bytes:
@@ -106,7 +106,7 @@ class Variant:
     #: words this family adds to hint/undo/restart, e.g. {"redeal": 3}
     words: ClassVar[dict[str, int]] = {}
 
-    # session policy (RULES.md "Counted moves and undo" and each family's exceptions)
+    # session policy (docs/rules.md: every game's "Counted moves")
     hint_counts: bool = False  # a hint is a counted move
     undo_counts: bool = False  # an undo is a counted move and the counter never goes down
     undo_refunds_redeal: bool = True
@@ -169,6 +169,8 @@ class Variant:
             return self.words[word]
         if word == "redeal":  # a word of every game's interface, even where the rules have none
             raise IllegalAction(f"{self.id} has no redeal")
+        if word == "turn":  # likewise
+            raise IllegalAction(f"{self.id} has no stock: there is nothing to turn")
         return self.parse_move(text.strip(), state)
 
     def parse_canonical(self, text: str) -> int:

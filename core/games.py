@@ -19,12 +19,6 @@ WHERE: dict[str, str] = {
     "kovrik-hard": "grid",
     "kovrik-shuffle": "grid",
     "kovrik-shuffle-2": "grid",
-    "carpet": "carpet",
-    "carpet-auto": "carpet",
-    "carpet-foster": "carpet",
-    "crazy-quilt": "quilt",
-    "indian-carpet": "quilt",
-    "persian-carpet": "quilt",
     "montana": "montana",
     "spaces": "montana",
     "station": "montana",
@@ -34,6 +28,12 @@ WHERE: dict[str, str] = {
     "galary": "montana",
     "jungle": "montana",
     "spaces-and-aces": "montana",
+    "carpet": "carpet",
+    "carpet-auto": "carpet",
+    "carpet-foster": "carpet",
+    "crazy-quilt": "quilt",
+    "indian-carpet": "quilt",
+    "persian-carpet": "quilt",
 }
 
 

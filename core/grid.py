@@ -11,9 +11,9 @@ What differs between the games is stated by each variant, not by this module:
   leaves, the number of redeals, the score and the session's counting policy.
 
 A row's **prefix** is column 0 holding a base-rank card and the unbroken run of its suit
-rising by one to its right (RULES.md calls it the locked prefix in Коврик, the sequence
-in the Montana family).  A row is finished when its prefix reaches the king, and the
-game is won when every row is.  Rules as in RULES.md, "Grid family" and "Montana family".
+rising by one to its right (the locked prefix of Коврик, the run of the Montana games).
+A row is finished when its prefix reaches the king, and the game is won when every row
+is.  Rules as in docs/rules.md, "Grid family" (each game's section).
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ from .numbering import Deal, dealing_order
 EMPTY = -1
 OUT = -1  # where[card] of a card not on the board (the aces of the Montana deal)
 ROW_NAMES = "abcdefghijklmnop"
+# the cells the family's notation names (a0..d13, the largest board of its games): one of them
+# that a game's board lacks is an illegal action there, anything else no action at all
+NOTATION_ROWS, NOTATION_COLS = 4, 14
 
 REDEAL = FIRST_ACTION
 FIRST_MOVE = FIRST_ACTION + 1  # move = FIRST_MOVE + card * board.cells + cell
@@ -78,15 +81,21 @@ class Board:
         return f"{ROW_NAMES[cell // self.cols]}{cell % self.cols}"
 
     def parse_cell(self, text: str) -> int:
+        """``b5`` -> its cell.  A cell of the family's notation that this board lacks (``a13`` on a
+        4 × 13 board) is an illegal action; anything else (``b14``) is not a cell at all."""
         t = text.strip().lower()
-        if len(t) >= 2 and t[0] in ROW_NAMES[:self.rows] and t[1:].isdigit() and int(t[1:]) < self.cols:
-            return ROW_NAMES.index(t[0]) * self.cols + int(t[1:])
         last = ROW_NAMES[self.rows - 1]
-        raise BadAction(f"not a cell: {text!r} (cells are a0..{last}{self.cols - 1}: "
-                        f"row a-{last}, column 0-{self.cols - 1})")
+        cells = f"cells are a0..{last}{self.cols - 1}: row a-{last}, column 0-{self.cols - 1}"
+        if len(t) >= 2 and t[0] in ROW_NAMES and t[1:].isascii() and t[1:].isdigit():
+            row, col = ROW_NAMES.index(t[0]), int(t[1:])
+            if row < self.rows and col < self.cols:
+                return row * self.cols + col
+            if row < NOTATION_ROWS and col < NOTATION_COLS:
+                raise IllegalAction(f"no cell {t} on this board ({cells})")
+        raise BadAction(f"not a cell: {text!r} ({cells})")
 
 
-# --- where a shuffled redeal leaves its spaces (RULES.md, Montana family, redeal step 3) ----------
+# --- where a shuffled redeal leaves its spaces (a Montana game's redeal, step 3) ----------------
 def gap_spaces(targets: list[int], gaps: tuple[int, ...], count: int, rng, board: Board) -> tuple[int, ...]:
     """Each row's gap: its first cell after the prefix."""
     return gaps
@@ -382,7 +391,7 @@ class GridState(State):
             cells[cell] = EMPTY
         spaces = gaps
         if v.shuffled:
-            # RULES.md's redeal: shuffle with the deal's generator, choose the spaces, then
+            # the redeal of the rules: shuffle with the deal's generator, choose the spaces, then
             # deal from the end of the list into the other targets in order
             rng = self.rng
             rng.shuffle(loose)
@@ -651,7 +660,7 @@ def _kovrik_rules(v: GridVariant) -> str:
     return text
 
 
-# Коврик (RULES.md, grid family): locked prefixes; 001 counts hints and undos as moves, 004 does
+# Коврик (docs/rules.md, "Grid family"): locked prefixes; 001 counts hints and undos as moves, 004 does
 # not; no game of the family gives back a redeal on undo
 _KOVRIK = dict(board=Board(), locking=True, undo_refunds_redeal=False, rules=_kovrik_rules)
 

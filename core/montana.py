@@ -1,5 +1,5 @@
 """The Montana family as PySolFC plays it: Montana, Spaces, Station, Free Parking, Blue Moon,
-Red Moon, Galary, Jungle, Spaces and Aces (RULES.md, "Montana family").
+Red Moon, Galary, Jungle, Spaces and Aces (docs/rules.md, "Grid family": their sections).
 
 Every game here is a grid game (``grid.py`` plays them all); this module states what makes
 each one itself: its board and deal, its build rule, its redeals and where they leave

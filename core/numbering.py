@@ -1,6 +1,6 @@
 """PySol deal numbering: deal-number text -> generator -> order of the cards.
 
-The same number gives the same cards as PySolFC (RULES.md, "PySol numbering").
+The same number gives the same cards as PySolFC (docs/rules.md: each game's deal).
 Both generators keep their whole state in plain values so that a game state
 can save and restore it (undo) and a log can be replayed on any machine.
 """

@@ -1,6 +1,6 @@
 """Crazy Quilt: the quilt family (Crazy Quilt, Indian Carpet, Persian Carpet), two decks.
 
-Rules as in RULES.md, "Quilt family".  The quilt's cells are numbered row-major,
+Rules as in docs/rules.md, "Quilt family".  The quilt's cells are numbered row-major,
 ``row * 8 + column`` (both from 0), and named ``a1``..``h8``.
 
 Actions name places, never cards (the two decks give every code twice): a move is
@@ -759,8 +759,6 @@ class QuiltVariant(Variant):
         to a foundation if it has one).  Foundation moves first; two or more: an error."""
         assert isinstance(state, QuiltState)
         t = text.strip()
-        if t.lower() in ("turn", "redeal"):
-            raise BadAction(f"{self.id} has no stock: there is nothing to {t.lower()}")
         separator = ">" if ">" in t else "-" if "-" in t else None
         if separator is not None:
             left, _, right = t.partition(separator)
@@ -795,11 +793,12 @@ class QuiltVariant(Variant):
         return self._resolve(state, t, lambda s, t_: state.top(s) % 52 == face,
                              f"no {CODES[face]} can move now")
 
+    # a move between places of the family that this game lacks or never joins is illegal (exit 1)
     def _check_source(self, source: int) -> None:
         if source == WASTE and self.has_reserves:
-            raise BadAction(f"{self.id} has no waste")
+            raise IllegalAction(f"{self.id} has no waste")
         if source >= FIRST_RESERVE and not self.has_reserves:
-            raise BadAction(f"{self.id} has no reserves")
+            raise IllegalAction(f"{self.id} has no reserves")
 
     def _checked(self, action: int) -> int:
         if not self.valid_index(action):
@@ -810,7 +809,7 @@ class QuiltVariant(Variant):
                 why = "has no reserves" if not self.has_reserves else "moves a reserve's card only onto another reserve"
             else:
                 why = "has no such move"
-            raise BadAction(f"{self.id} {why}: {source_name(source)}>{target_name(target)}")
+            raise IllegalAction(f"{self.id} {why}: {source_name(source)}>{target_name(target)}")
         return action
 
     def _resolve(self, state: "QuiltState", text: str, wanted, none_reason: str) -> int:

@@ -1,4 +1,4 @@
-"""The position as INTERFACE.md's JSON object (what ``deal``/``show``/``play --json`` print)."""
+"""The position as a JSON object (what ``deal``/``show``/``play --json`` print)."""
 
 from __future__ import annotations
 

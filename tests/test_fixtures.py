@@ -35,6 +35,14 @@ def test_carpet_verify_accepts_every_fixture():
     assert result.stdout.count("ok ") == len(FILES)
 
 
+def test_pytest_runs_every_fixture_as_a_game_of_its_own():
+    """pyproject's carpet_games: plain `pytest` collects each fixture once, through the plugin."""
+    result = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+                            cwd=ROOT, capture_output=True, text=True)
+    games = [line for line in result.stdout.splitlines() if line.startswith("fixtures/")]
+    assert games == [f"fixtures/{row['file']}::{row['file']}" for row in sorted(MANIFEST, key=lambda r: r["file"])]
+
+
 def test_fixtures_are_reproducible_from_their_recipes():
     result = subprocess.run([sys.executable, str(FIXTURES / "make.py"), "--check"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

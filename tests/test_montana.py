@@ -1,6 +1,6 @@
 """The Montana family against PySolFC's layouts and against a second, independent reading of
-RULES.md ("Montana family") written here: its own generators, deals, redeal and move rule,
-sharing no code with the engine but the card codes it compares."""
+its rules (docs/rules.md, the sections of the Montana games) written here: its own generators,
+deals, redeal and move rule, sharing no code with the engine but the card codes it compares."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ FAMILY = ["montana", "spaces", "station", "free-parking", "blue-moon", "red-moon
 VECTOR_CASES = [(g, n) for g in ("montana", "spaces", "station", "blue-moon", "red-moon", "galary", "jungle")
                 for n in ("1", "123456789012")]
 
-# --- the reference: RULES.md read again, from scratch ------------------------------------------------
+# --- the reference: the rules read again, from scratch ---------------------------------------------
 RANKS, SUITS = "A23456789TJQK", "CSHD"
 
 
@@ -69,7 +69,7 @@ def shuffle(items: list, gen) -> None:
         items[n], items[j] = items[j], items[n]
 
 
-# what RULES.md says of each game: (columns, base rank, deal, build, left rule, redeals, spaces)
+# what the rules say of each game: (columns, base rank, deal, build, left rule, redeals, spaces)
 GAME = {
     "montana": (13, 1, "aces out", "next", False, 2, "gap"),
     "spaces": (13, 1, "aces out", "next", False, 2, "random"),
@@ -212,7 +212,7 @@ def test_deal_and_one_redeal_are_pysolfc(vectors, game, number):
 
 @pytest.mark.parametrize("game,number", VECTOR_CASES)
 def test_the_reference_agrees_with_pysolfc(vectors, game, number):
-    """The reading of RULES.md in this file is itself pinned to PySolFC's layouts."""
+    """The reading of the rules in this file is itself pinned to PySolFC's layouts."""
     grid, gen = ref_deal(game, number)
     assert grid == vectors[game][number]["grid"]
     ref_redeal(grid, game, gen)
@@ -372,7 +372,7 @@ def test_lost_when_no_card_move_and_no_redeal_left():
 @pytest.mark.parametrize("game", ["free-parking", "galary"])
 def test_rows_do_not_wrap(game):
     """a12 (d13 in galary) is empty right of a king: PySolFC's code would let it take the card one
-    lower than the first card of the next row (4S, left of 5S); RULES.md does not (decision)."""
+    lower than the first card of the next row (4S, left of 5S); our rules do not (decision)."""
     montana = """
 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC ..
 5S 2S 3S 4S .. 6S 7S 8S 9S TS JS QS KS
@@ -426,8 +426,9 @@ def test_spaces_and_aces_has_no_redeal():
 def test_bad_moves_on_the_command_line_are_one_line(tmp_path):
     path = tmp_path / "m.log"
     assert run("new", "montana", "1", "-o", path).exit_code == 0
-    for args, code, needle in [(["AS"], 1, "not in this game"), (["KS>a13"], 2, "not a cell"),
-                               (["KS>e1"], 2, "not a cell"), (["9H>a12"], 1, "does not fit")]:
+    for args, code, needle in [(["AS"], 1, "not in this game"), (["KS>a13"], 1, "no cell a13 on this board"),
+                               (["KS>e1"], 2, "not a cell"), (["KS>a14"], 2, "not a cell"),
+                               (["KS>a²"], 2, "not a cell"), (["9H>a12"], 1, "does not fit")]:
         result = run("play", path, *args)
         assert result.exit_code == code and needle in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.output
@@ -455,3 +456,19 @@ def test_the_built_in_player_wins_some_montana_games():
         won += session.status == WON
         assert session.status != PLAYING or len(session.events) > 0
     assert won >= 1
+
+
+def test_pictures_mark_runs_not_locks_in_the_montana_games():
+    import pictures
+    from carpet.formats import read_log, replay
+    from carpet.formats.svg import position_svg
+    from conftest import ROOT
+    session = replay(read_log(ROOT / "fixtures" / "montana-won.log"), 100)
+    root = pictures.parse(position_svg(session).decode())
+    classes = {g.get("data-cell"): g.get("class").split() for g in pictures.slots(root)}
+    assert len(classes) == 52 and {"a12", "d12"} <= set(classes) and "a13" not in classes
+    prefix = session.state.prefix
+    for name, cls in classes.items():
+        row, col = "abcd".index(name[0]), int(name[1:])
+        assert ("run" in cls) == (col < prefix[row] and "card" in cls) and "locked" not in cls
+    assert sum(prefix) > 0
