@@ -14,7 +14,7 @@ so that a log stores one number per action.  0..2 are the session's own
 from __future__ import annotations
 
 import hashlib
-from typing import ClassVar
+from typing import Callable, ClassVar
 
 from .errors import BadAction, IllegalAction
 from .numbering import Deal
@@ -99,8 +99,6 @@ class Variant:
     family: str
     source: str
     summary: str
-    #: the rules in our own words, decisions marked, shown by ``carpet rules``
-    rules: str
     #: size of the action index space, meta actions included
     action_count: int
     #: redeals per attempt: None unlimited, 0 none
@@ -113,11 +111,27 @@ class Variant:
     undo_counts: bool = False  # an undo is a counted move and the counter never goes down
     undo_refunds_redeal: bool = True
 
-    def __init__(self, id: str, *, source: str, summary: str, rules: str) -> None:
+    def __init__(self, id: str, *, source: str, summary: str, rules: "str | Callable[[Variant], str]") -> None:
         self.id = id
         self.source = source
         self.summary = summary
         self.rules = rules
+
+    @property
+    def rules(self) -> str:
+        """The rules in our own words, decisions marked, shown by ``carpet rules``.
+
+        A variant may be given a function of itself instead of the text: the text is then
+        built the first time it is asked for, not when the game is loaded.
+        """
+        text = self._rules
+        if callable(text):
+            text = self._rules = text(self)
+        return text
+
+    @rules.setter
+    def rules(self, text: "str | Callable[[Variant], str]") -> None:
+        self._rules = text
 
     def new_state(self, deal: Deal) -> State:
         raise NotImplementedError

@@ -11,7 +11,7 @@ result).
 A slot value is space-separated tokens: an optional card code (``7H``), an optional ``#N``
 (the card's place in its pile, bottom first, from 0) and the slot's marks, e.g. ``7H locked``,
 ``gap live``, ``9C #3 top moves``.  Every mark comes from the engine: locked prefixes
-(``GridState.locked``), free quilt cards (``QuiltState.available``), and the legal actions'
+and runs (``GridState.prefix``), free quilt cards (``QuiltState.available``), and the legal actions'
 canonical texts (``7H>b5``: 7H has a move and b5 takes a card); no rule is decided here.
 
 What a program can read back from a picture (tests do): every slot is a ``<g>`` in
@@ -64,7 +64,7 @@ g g text{font-weight:bold;letter-spacing:-2px}
 .empty{display:none}
 .gap rect{fill:none;stroke:#bcd6c5;stroke-opacity:.4;stroke-dasharray:4 3}
 .gap.live rect{fill:#f6c945;fill-opacity:.18;stroke:#f6c945;stroke-opacity:1;stroke-width:2.5;stroke-dasharray:6 3}
-.locked rect{fill:#d3ecd5;stroke:#1e7a34;stroke-width:2}
+.locked rect,.run rect{fill:#d3ecd5;stroke:#1e7a34;stroke-width:2}
 .blocked rect{fill:#c9c9c4}
 .blocked text,.blocked use{fill-opacity:.6}
 .free rect{stroke:#1b1b1b;stroke-width:1.5}
@@ -322,7 +322,9 @@ def _grid_board(session: Session) -> Board:
         for c in range(n_cols):
             board.slots.append(Slot("cell", MARGIN + c * px, top + r * py, w, h, {"cell": f"{_row_name(r)}{c}"}))
     small = (24, 33)
-    board.legend = [("cell 4C locked", small, "locked prefix"), ("cell 7H moves", small, "has a move"),
+    run = ("cell 4C locked", small, "locked prefix") if session.variant.locking else \
+        ("cell 4C run", small, "in its row's run")  # nothing locks in the Montana games
+    board.legend = [run, ("cell 7H moves", small, "has a move"),
                     ("cell gap live", small, "a card fits this gap"), ("cell gap dead", small, "nothing fits")]
     return board
 
@@ -336,7 +338,8 @@ def _grid_values(session: Session) -> tuple[list[str], dict[str, str]]:
         if sep:
             movers.add(card)
             live.add(cell)
-    locked = state.locked  # each row's locked prefix length
+    prefix = state.prefix  # each row's run from column 0 (locked in the kovrik games)
+    run = "locked" if session.variant.locking else "run"
     _known(live, {f"{_row_name(r)}{c}" for r in range(len(rows)) for c in range(len(rows[0]))})
     values = []
     for r, row in enumerate(rows):
@@ -345,8 +348,8 @@ def _grid_values(session: Session) -> tuple[list[str], dict[str, str]]:
                 values.append("gap live" if f"{_row_name(r)}{c}" in live else "gap dead")
             else:
                 marks = [card]
-                if c < locked[r]:
-                    marks.append("locked")
+                if c < prefix[r]:
+                    marks.append(run)
                 if card in movers:
                     marks.append("moves")
                 values.append(" ".join(marks))

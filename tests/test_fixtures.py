@@ -54,3 +54,31 @@ def test_every_grid_variant_has_a_won_fixture_and_kovrik_shows_its_bonus():
     kovrik = next(row for row in MANIFEST if row["game"] == "kovrik" and row["status"] == "won")
     assert int(kovrik["score"]) == 52 * 15 + GAMES["kovrik"].win_bonus(int(kovrik["moves"]))
     assert any(row["status"] == "lost" for row in MANIFEST)
+
+
+MONTANA_FAMILY = ["montana", "spaces", "station", "free-parking", "blue-moon", "red-moon", "galary", "jungle",
+                  "spaces-and-aces"]
+
+
+def test_every_montana_game_has_a_won_fixture():
+    won = {row["game"]: row for row in MANIFEST if row["status"] == "won"}
+    for game in MONTANA_FAMILY:
+        assert game in won, game
+        assert int(won[game]["score"]) == (48 if GAMES[game].board.cols == 13 else 52)
+
+
+@pytest.mark.parametrize("game", ["montana", "spaces", "station"])
+def test_both_redeals_and_an_undone_redeal_are_recorded(game):
+    from carpet.core import UNDO
+    from carpet.core.grid import REDEAL
+    rows = [row for row in MANIFEST if row["game"] == game and row["status"] != "won"]
+    assert rows, game
+    log = read_log(FIXTURES / rows[0]["file"])
+    actions = [action for action, _ in log.events]
+    session = verify(log)
+    assert session.redeals_left == 0
+    undone = [i for i in range(len(actions) - 1) if actions[i] == REDEAL and actions[i + 1] == UNDO]
+    assert undone and actions[undone[0] + 2] == REDEAL
+    from carpet.formats import replay
+    i = undone[0]
+    assert replay(log, i + 1).state.layout() == replay(log, i + 3).state.layout()  # the same cards again

@@ -62,7 +62,7 @@ def test_marks_come_from_the_engine():
     state = kovrik.state
     for name, cls in classes.items():
         row, col = "abcd".index(name[0]), int(name[1:])
-        assert ("locked" in cls) == (col < state.locked[row] and "card" in cls)
+        assert ("locked" in cls) == (col < state.prefix[row] and "card" in cls)
     movers = {kovrik.variant.text(a).split(">")[0] for a in kovrik.legal_actions() if ">" in kovrik.variant.text(a)}
     shown = {g.get("data-card") for g in pictures.slots(root) if "moves" in g.get("class").split()}
     assert shown == movers and movers
@@ -223,7 +223,7 @@ def test_the_pictures_in_docs_are_what_the_commands_make(tmp_path, monkeypatch):
     folder = ROOT / "docs" / "pictures"
     text = (folder / "README.md").read_text(encoding="utf-8")
     commands = [line.split() for line in text.splitlines() if line.startswith("carpet ")]
-    assert len(commands) == 4
+    assert len(commands) == 5
     monkeypatch.chdir(ROOT)
     for args in commands:
         target = args[args.index("--svg") + 1]
