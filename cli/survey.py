@@ -32,21 +32,22 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
                "--nodes", min=1, help="The solver's node budget per deal (solve only; default: the "
                "solver's own).", show_default=False)] = None,
            jobs: Annotated[Optional[int], typer.Option(
-               "--jobs", "-j", min=1, help="Processes to play on [default: every core].",
+               "--jobs", "-j", min=1, help="Processes to play on \\[default: every core].",
                show_default=False)] = None,
            out: Annotated[Optional[Path], typer.Option(
                "--out", "-o", help="Append each deal's result to this file (JSON lines) as it finishes.",
                show_default=False)] = None,
            resume: Annotated[bool, typer.Option(
-               "--resume", help="Go on with --out FILE: skip the deals already there.")] = False,
+               "--resume", help="Go on with --out FILE: skip the deals already there (the summary is of "
+               "--deals alone).")] = False,
            dask: Annotated[Optional[str], typer.Option(
                "--dask", metavar="ADDRESS", help="Play on this Dask scheduler's workers (pip install "
-               "'carpet[dask]'), e.g. tcp://10.0.0.5:8786.", show_default=False)] = None,
+               "'carpet\\[dask]'), e.g. tcp://scheduler:8786.", show_default=False)] = None,
            dask_timeout: Annotated[float, typer.Option(
                "--dask-timeout", min=0.1, metavar="SECONDS", help="How long to wait for the Dask scheduler "
                "to answer.")] = DASK_TIMEOUT,
            chunk: Annotated[Optional[int], typer.Option(
-               "--chunk", min=1, help="Deals handed out at a time [default: by player and game]; never "
+               "--chunk", min=1, help="Deals handed out at a time \\[default: by player and game]; never "
                "changes the results.", show_default=False)] = None,
            summary: Annotated[bool, typer.Option(
                "--summary", help="Read results files (concatenations too) and print their summary.")] = False,
@@ -164,7 +165,10 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
         workers = jobs or default_jobs()
         if client is not None:  # the cluster's threads play
             workers = max(1, sum(client.nthreads().values()))
-        size = chunk or chunk_size(pending, workers, chosen.chunk_for(variant.family))
+        preferred = chunk or chosen.chunk_for(variant.family)
+        if client is None and pending <= preferred:
+            workers = 1  # one chunk's work: less than starting worker processes would cost
+        size = chunk or chunk_size(pending, workers, preferred)
         tasks = ((variant.id, chosen.target, budget, part) for part in chunks(runs, size))
         game_name, player_name = variant.id, chosen.name
 

@@ -7,6 +7,7 @@ No script, no style sheet or font from elsewhere: the page opens the same with n
 from __future__ import annotations
 
 import html
+import math
 import xml.etree.ElementTree as ET
 from collections import Counter
 
@@ -31,7 +32,7 @@ def page(doc, tally) -> str:
         "<style>body{font-family:system-ui,sans-serif;max-width:680px;margin:2em auto;color:#222}"
         "table{border-collapse:collapse}th,td{padding:2px 12px 2px 0;text-align:right}"
         "th{text-align:left;font-weight:normal}svg{display:block;margin:0.5em 0 1.5em}"
-        "figcaption{color:#555;font-size:90%}</style></head><body>",
+        "figure{margin:0}figcaption{color:#555;font-size:90%}</style></head><body>",
         f"<h1>{html.escape(title)}</h1>",
         f"<p>{span} ({doc.deals:,} deals). Win rate <strong>{100 * doc.rate:.2f} %</strong>, "
         f"95 % interval {100 * low:.2f}–{100 * high:.2f} % (Wilson"
@@ -39,7 +40,8 @@ def page(doc, tally) -> str:
         + ").</p>",
         f'<table class="counts">{rows}<tr><th>all</th><td>{doc.deals:,}</td><td></td></tr></table>',
         '<figure id="rate">', _svg(rate_chart(doc)),
-        "<figcaption>The win rate (dot) and its 95 % interval (band) on a scale from 0 to 100 %.</figcaption>",
+        "<figcaption>The win rate (dot) and its 95 % interval (band), from 0 to 100 % and, below, zoomed in "
+        "round the interval.</figcaption>",
         "</figure>",
     ]
     for key, name, counts_, spread in (("moves", "Counted moves", tally.moves, doc.moves),
@@ -72,24 +74,47 @@ def _text(parent: ET.Element, x: float, y: float, text: str, anchor: str = "midd
 
 
 def rate_chart(doc) -> ET.Element:
-    """A 0–100 % scale with the interval as a band and the rate as a dot."""
-    left, right, y = 20, WIDTH - 20, 30
-    scale = right - left
-    svg = _new_svg(WIDTH, 60, f"win rate {100 * doc.rate:.2f} %")
+    """The rate (a dot) and its interval (a band): on a 0–100 % scale, and below it on a scale
+    zoomed in round the interval, where a narrow interval can be seen."""
+    low, high = doc.interval
+    pad = max((high - low) / 2, 0.005)
+    zoom_low, zoom_high = max(0.0, low - pad), min(1.0, high + pad)
+    svg = _new_svg(WIDTH, 130, f"win rate {100 * doc.rate:.2f} %, interval {100 * low:.2f}–{100 * high:.2f} %")
+    _scale(svg, doc, 40, 0.0, 1.0, [t / 10 for t in range(11)], 0)
+    step = _nice_step((zoom_high - zoom_low) / 6)
+    ticks = [t * step for t in range(math.ceil(zoom_low / step), math.floor(zoom_high / step) + 1)]
+    _scale(svg, doc, 100, zoom_low, zoom_high, ticks, 2 if step < 0.01 else 1 if step < 0.1 else 0)
+    # how the zoomed scale sits on the whole one
+    left, right = 20, WIDTH - 20
+    for a, b in ((zoom_low, left), (zoom_high, right)):
+        ET.SubElement(svg, "line", {"x1": f"{left + (right - left) * a:.2f}", "y1": "66", "x2": str(b), "y2": "92",
+                                    "stroke": PALE, "stroke-dasharray": "2,3"})
+    return svg
+
+
+def _nice_step(raw: float) -> float:
+    """1, 2 or 5 times a power of ten, at least ``raw``."""
+    power = 10 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
+def _scale(svg: ET.Element, doc, y: int, start: float, end: float, ticks: list[float], decimals: int) -> None:
+    left, right = 20, WIDTH - 20
+    at = lambda value: left + (right - left) * (value - start) / (end - start)  # noqa: E731
     ET.SubElement(svg, "line", {"x1": str(left), "x2": str(right), "y1": str(y), "y2": str(y), "stroke": PALE})
-    for tick in range(0, 101, 10):
-        x = left + scale * tick / 100
+    for tick in ticks:
+        x = at(tick)
         ET.SubElement(svg, "line", {"x1": f"{x:.1f}", "x2": f"{x:.1f}", "y1": str(y - 4), "y2": str(y + 4),
                                     "stroke": PALE})
-        _text(svg, x, y + 20, f"{tick}%", fill=PALE)
+        _text(svg, x, y + 20, f"{100 * tick:.{decimals}f}%", fill=PALE)
     low, high = doc.interval
-    x_low, x_high = left + scale * low, left + scale * high
+    x_low, x_high = at(max(low, start)), at(min(high, end))
     ET.SubElement(svg, "rect", {"class": "interval", "x": f"{x_low:.2f}", "y": str(y - 7),
                                 "width": f"{max(1.0, x_high - x_low):.2f}", "height": "14", "fill": BAND})
-    x_rate = left + scale * doc.rate
+    x_rate = at(doc.rate)
     ET.SubElement(svg, "circle", {"class": "rate", "cx": f"{x_rate:.2f}", "cy": str(y), "r": "4", "fill": ACCENT})
-    _text(svg, x_rate, y - 12, f"{100 * doc.rate:.2f} %", fill=ACCENT)
-    return svg
+    if start == 0.0 and end == 1.0:
+        _text(svg, x_rate, y - 12, f"{100 * doc.rate:.2f} %", fill=ACCENT)
 
 
 def histogram(counts: Counter, what: str, bins: int = 40) -> ET.Element:
@@ -103,7 +128,7 @@ def histogram(counts: Counter, what: str, bins: int = 40) -> ET.Element:
     top = max(grouped.values())
     left, right, base, height = 50, WIDTH - 10, 170, 150
     svg = _new_svg(WIDTH, 200, f"{what} over won deals")
-    bar = (right - left) / nbins
+    bar = min(40.0, (right - left) / nbins)
     for i in range(nbins):
         n = grouped.get(i, 0)
         h = height * n / top
@@ -115,7 +140,8 @@ def histogram(counts: Counter, what: str, bins: int = 40) -> ET.Element:
         ET.SubElement(rect, "title").text = f"{what} {label}: {n:,} deals"
     ET.SubElement(svg, "line", {"x1": str(left), "x2": str(right), "y1": str(base), "y2": str(base), "stroke": PALE})
     _text(svg, left, base + 16, str(lo), anchor="start")
-    _text(svg, right, base + 16, str(hi), anchor="end")
+    if hi != lo:
+        _text(svg, left + nbins * bar, base + 16, str(hi), anchor="end")
     _text(svg, (left + right) / 2, base + 16, what, fill=PALE)
     _text(svg, left - 6, base - height + 4, f"{top:,}", anchor="end")
     _text(svg, left - 6, base, "0", anchor="end")

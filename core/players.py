@@ -127,6 +127,7 @@ PLAYERS: dict[str, Player] = {
     "simple": Player("simple", f"{__name__}:simple", "the built-in simple player (autoplay)",
                      chunk={"carpet": 400, "grid": 200, "quilt": 2}),
     "hint": Player("hint", f"{__name__}:hint", "follows the hint until the game ends",
-                   chunk={"carpet": 400, "grid": 50, "quilt": 2}),
+                   # small: a hint may search (a solver-backed hint searches at every move)
+                   chunk={"carpet": 25, "grid": 10, "quilt": 1}),
     "solve": Player("solve", f"{__name__}:solve", "the solver, --nodes per deal", budget=True),
 }
