@@ -99,7 +99,11 @@ def run_pool(tasks: Iterable[Task], done: Callable[[list[Row]], None], jobs: int
         context.set_forkserver_preload(preload)
     else:
         context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start)
+    # the workers watch this pipe: when this process dies, even by kill -9, its end closes and
+    # they stop (a pool's workers would otherwise wait for work for ever)
+    alive_r, alive_w = context.Pipe(duplex=False)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start,
+                               initargs=(alive_r,))
     try:
         _feed(pool.submit, tasks, done, 2 * jobs)
     except BaseException:
@@ -108,12 +112,27 @@ def run_pool(tasks: Iterable[Task], done: Callable[[list[Row]], None], jobs: int
             process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
         raise
-    pool.shutdown()
+    else:
+        pool.shutdown()
+    finally:
+        alive_w.close()
+        alive_r.close()
 
 
-def _worker_start() -> None:
+def _worker_start(alive) -> None:
     # Ctrl-C is the parent's to handle: it stops the workers itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        try:
+            alive.poll(None)  # never written to: returns when the parent's end closes
+        except (OSError, EOFError):
+            pass
+        os._exit(1)
+
+    import threading
+
+    threading.Thread(target=watch, name="parent watch", daemon=True).start()
 
 
 def run_dask(tasks: Iterable[Task], done: Callable[[list[Row]], None], client) -> None:

@@ -228,8 +228,17 @@ def test_a_resumed_run_after_kill_9_gives_the_same_summary(tmp_path):
                 break
             time.sleep(0.01)
         assert proc.poll() is None, "the survey ended before it could be killed"
-        os.kill(proc.pid, signal.SIGKILL)
+        os.kill(proc.pid, signal.SIGKILL)  # the survey alone: its workers see it gone and stop
         assert proc.wait(timeout=10) == -signal.SIGKILL
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(proc.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("the killed survey's worker processes are still running")
     finally:
         try:
             os.killpg(proc.pid, signal.SIGKILL)  # its workers and fork server, orphaned
