@@ -10,6 +10,13 @@ script makes itself the reaper of the survey's orphaned workers, so their time i
 - CPU-normalised speed-up: 2 x (CPU seconds with 1 job) / (CPU seconds with 2 jobs): what 2
   jobs would give on two cores of one's own, the work they add (start-up, handing chunks
   round) counted, time spent waiting for a core not.
+
+On a machine shared with other sessions, Linux's autogroup scheduler gives each session an
+equal share of the cores whatever its number of processes, so the wall speed-up says more
+about the neighbours than about the survey; run it in a session of its own with a raised
+share to see what the cores give:
+
+    setsid bash -c 'echo -10 > /proc/self/autogroup; .venv/bin/python tests/survey_speedup.py carpet 1-100000 3'
 """
 
 import ctypes
