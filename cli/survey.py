@@ -198,6 +198,13 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
                 raise typer.Exit(130) from None
             except ResultsError as exc:
                 raise Failure(f"carpet survey: {exc}", UNUSABLE) from None
+            except Exception as exc:
+                if client is None:
+                    raise
+                # carpet missing or different on the workers, a worker lost...: the cluster's, not ours
+                why = str(exc).splitlines()[0] if str(exc) else ""
+                raise Failure(f"carpet survey: --dask {dask}: a task failed on the cluster: "
+                              f"{type(exc).__name__}: {why}", UNUSABLE) from None
     finally:
         if writer is not None:
             writer.close()

@@ -234,9 +234,12 @@ class ResultsWriter:
         self._write(encode_line(result))
 
     def _write(self, data: bytes) -> None:
-        written = os.write(self.fd, data)
-        while written < len(data):  # a short write only on a full disk: finish or fail
-            written += os.write(self.fd, data[written:])
+        try:
+            written = os.write(self.fd, data)
+            while written < len(data):  # a short write only on a full disk: finish or fail
+                written += os.write(self.fd, data[written:])
+        except OSError as exc:
+            raise ResultsError(f"{self.path}: cannot write: {exc.strerror}") from None
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

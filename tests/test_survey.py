@@ -352,6 +352,12 @@ def test_an_existing_results_file_needs_resume(tmp_path):
     assert r.exit_code == 2 and "--resume" in r.stderr and len(lines(out)) == 3
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux) for a full disk")
+def test_a_full_disk_is_one_line():
+    r = run("survey", "carpet", "--deals", "1-5", "--jobs", "1", "--out", "/dev/full")
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "cannot write" in r.stderr, r.stderr
+
+
 def test_a_dask_address_that_does_not_answer(tmp_path):
     needs_distributed()
     import socket
@@ -376,6 +382,13 @@ def test_a_dask_cluster_gives_the_same_summary_as_a_local_run(test_players, tmp_
         whose = tmp_path / "w.jsonl"
         survey("carpet", "--deals", "1-20", "--player", "whose", "--chunk", "1", "--dask", c.scheduler_address,
                "--out", whose)
+        # a task that fails on the cluster (here: a player the workers cannot import)
+        PLAYERS["missing"] = Player("missing", "no_such_module:play", "test")
+        try:
+            r = run("survey", "carpet", "--deals", "1-3", "--player", "missing", "--dask", c.scheduler_address)
+        finally:
+            del PLAYERS["missing"]
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "failed on the cluster" in r.stderr, r.stderr
     assert remote == local
     assert sorted(r["deal"] for r in lines(out)) == list(range(1, 301))
     pids = {r["actions"] for r in lines(whose)}
