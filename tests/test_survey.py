@@ -465,3 +465,13 @@ def test_autoplay_deals_is_survey_with_the_simple_player():
 def test_ci_installs_the_dask_extra():
     ci = (ROOT / ".ci" / "run").read_text()
     assert "[dask]" in ci or ",dask]" in ci
+
+
+def test_two_surveys_never_append_to_one_file(tmp_path):
+    from carpet.formats.survey import ResultsWriter
+
+    out = tmp_path / "r.jsonl"
+    with ResultsWriter(out):  # a survey writing to it
+        r = run("survey", "carpet", "--deals", "1-5", "--out", out, "--resume")
+        assert r.exit_code == 2 and "another survey is writing to it" in r.stderr
+    assert run("survey", "carpet", "--deals", "1-5", "--out", out, "--resume").exit_code == 0
