@@ -1,0 +1,133 @@
+"""The players a survey can put on a deal: a small registry, name -> how to play one deal.
+
+Each player takes a fresh :class:`Session` and a budget (the solver's nodes per deal; None
+for players that have none), plays or searches, and says how the deal came out:
+
+- ``simple``: the built-in simple player (``State.auto_action``, :func:`.autoplay.play_out`);
+- ``hint``: follows :meth:`Session.hint` until the game ends or the hint names nothing;
+- ``solve``: the solver (:func:`carpet.core.solver.solve`) with a node budget.
+
+A player's loss is not a proof: ``simple`` and ``hint`` end ``won`` or ``lost``; only the
+solver proves a deal ``unwinnable``, and says ``unknown`` when its budget ran out first.
+
+A player is found by name in :data:`PLAYERS` and its function by import path, so that a
+worker process (or a Dask worker on another machine) finds the same function from the name
+alone; a test can add a player of its own.  No clock here: the runner times each deal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Callable, NamedTuple
+
+from .errors import CarpetError
+from .game import FIRST_ACTION, PLAYING, WON
+from .session import Session
+
+#: the most actions the simple and hint players take on one deal
+ACTION_CAP = 5000
+
+#: how a deal ends, for a survey
+RESULTS = ("won", "lost", "unwinnable", "unknown")
+
+
+class Played(NamedTuple):
+    """How one deal came out under one player."""
+
+    #: "won", "lost" (the player failed: no proof), "unwinnable" (proven), "unknown" (budget spent)
+    result: str
+    #: counted moves (the session's counter; the solver's for its line)
+    moves: int
+    score: int
+    #: actions the player applied (the length of the solver's line)
+    actions: int
+    #: search nodes spent (0 for players that do not search)
+    nodes: int
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    #: "module:function" of a function (session, budget) -> Played
+    target: str
+    #: what the player does, for --help
+    summary: str
+    #: whether it takes a node budget (--nodes)
+    budget: bool = False
+    #: deals per chunk, by game family: about a tenth of a second to a second of work each,
+    #: so a chunk outweighs handing it to a process, yet an interruption loses little
+    chunk: dict[str, int] = field(default_factory=dict)
+    default_chunk: int = 1
+
+    def chunk_for(self, family: str) -> int:
+        return self.chunk.get(family, self.default_chunk)
+
+    def function(self) -> Callable[[Session, "int | None"], Played]:
+        module, _, name = self.target.partition(":")
+        return getattr(import_module(module), name)
+
+
+class UnknownPlayer(CarpetError):
+    pass
+
+
+def get_player(name: str) -> Player:
+    try:
+        return PLAYERS[name.strip().lower()]
+    except KeyError:
+        raise UnknownPlayer(f"unknown player {name!r}; known: {', '.join(PLAYERS)}") from None
+
+
+def _ended(session: Session, actions: int) -> Played:
+    result = "won" if session.status == WON else "lost"
+    return Played(result, session.moves, session.score, actions, 0)
+
+
+def simple(session: Session, budget: int | None = None) -> Played:
+    """The built-in simple player, as ``carpet autoplay`` plays."""
+    from .autoplay import play_out
+
+    return _ended(session, play_out(session, ACTION_CAP))
+
+
+def hint(session: Session, budget: int | None = None) -> Played:
+    """Play what :meth:`Session.hint` names until the game ends, it names nothing, or
+    :data:`ACTION_CAP` actions.
+
+    A hint depends on the position alone, so a position coming back means the hint would
+    go round the same circle for ever: play stops there too (as :func:`.autoplay.play_out`).
+    """
+    taken = 0
+    state = session.state
+    seen = set()
+    while taken < ACTION_CAP and state.status == PLAYING:
+        key = (state.position_bytes(), state.redeals_used)
+        if key in seen:
+            break
+        seen.add(key)
+        action = session.hint()
+        if action is None or action < FIRST_ACTION:
+            break
+        session.act(action, 0)
+        taken += 1
+    return _ended(session, taken)
+
+
+def solve(session: Session, budget: int | None = None) -> Played:
+    """The solver, within ``budget`` nodes (its default when None)."""
+    from .solver import DEFAULT_NODES, solve as solver
+
+    solution = solver(session, nodes=DEFAULT_NODES if budget is None else budget)
+    return Played(solution.result, solution.moves, solution.score, len(solution.line), solution.nodes)
+
+
+#: name -> player, in the order --help lists them
+PLAYERS: dict[str, Player] = {
+    "simple": Player("simple", f"{__name__}:simple", "the built-in simple player (autoplay)",
+                     chunk={"carpet": 400, "grid": 200, "quilt": 2}),
+    "hint": Player("hint", f"{__name__}:hint", "follows the hint until the game ends",
+                   # small: a hint may search (a solver-backed hint searches at every move)
+                   chunk={"carpet": 25, "grid": 10, "quilt": 1}),
+    "solve": Player("solve", f"{__name__}:solve", "the solver, --nodes per deal", budget=True),
+}
