@@ -70,7 +70,7 @@ class Spread(msgspec.Struct):
 
 
 class SurveyDocument(msgspec.Struct):
-    """What ``carpet survey --json`` prints (INTERFACE.md): the same for any number of jobs,
+    """What ``carpet survey --json`` prints (its keys are a contract scripts rely on): the same for any number of jobs,
     a local or a Dask run, a resumed or an uninterrupted one."""
 
     game: str
