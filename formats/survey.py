@@ -70,8 +70,8 @@ class Spread(msgspec.Struct):
 
 
 class SurveyDocument(msgspec.Struct):
-    """What ``carpet survey --json`` prints (its keys are a contract scripts rely on): the same for any number of jobs,
-    a local or a Dask run, a resumed or an uninterrupted one."""
+    """What ``carpet survey --json`` prints (its keys are a contract scripts rely on): the same
+    for any number of jobs, a local or a Dask run, a resumed or an uninterrupted one."""
 
     game: str
     player: str
