@@ -26,7 +26,6 @@ click), ``9C>b3`` (a fill with the waste top), ``s>w`` (turn).
 
 from __future__ import annotations
 
-import textwrap
 
 from .cards import ACE, SUITS, code, parse_face
 from .errors import BadAction, IllegalAction
@@ -163,6 +162,9 @@ class CarpetState(State):
             self.status = PLAYING
         else:
             self.status = LOST
+
+    def update_won(self) -> None:
+        self.status = WON if sum(self.found) == 52 else PLAYING
 
     def _settle(self) -> None:
         """After the deal and after every action: foster's phase 2 starts by itself; status."""
@@ -350,7 +352,7 @@ class CarpetVariant(Variant):
     redeals = 0
     words = {"turn": TURN}
 
-    def __init__(self, id: str, *, source: str, summary: str, rules: str, foster: bool = False,
+    def __init__(self, id: str, *, source: str, summary: str, rules, foster: bool = False,
                  auto_fill: bool = False) -> None:
         super().__init__(id, source=source, summary=summary, rules=rules)
         self.foster = foster
@@ -552,6 +554,8 @@ _HINT = ("Hint: the simple player's choice - a card to its foundation (the first
 
 
 def _paragraphs(*texts: str) -> str:
+    import textwrap  # only when the rules are asked for
+
     return "\n\n".join(textwrap.fill(text, 90) for text in texts) + "\n"
 
 
@@ -586,12 +590,12 @@ VARIANTS = (
     CarpetVariant("carpet", source="000",
                   summary="4x5 carpet, aces on foundations, gaps filled by the player from waste "
                           "(stock if waste empty)",
-                  rules=_carpet_rules("carpet")),
+                  rules=lambda v: _carpet_rules("carpet")),
     CarpetVariant("carpet-auto", source="002", auto_fill=True,
                   summary="as carpet, but a gap is filled at once, automatically (Aisleriot)",
-                  rules=_carpet_rules("auto")),
+                  rules=lambda v: _carpet_rules("auto")),
     CarpetVariant("carpet-foster", source="000 variant", foster=True,
                   summary="aces stay in the deck; holes filled from the stock until stuck, "
                           "then only from an extra pile",
-                  rules=_carpet_rules("foster")),
+                  rules=lambda v: _carpet_rules("foster")),
 )

@@ -14,7 +14,7 @@ so that a log stores one number per action.  0..2 are the session's own
 from __future__ import annotations
 
 import hashlib
-from typing import ClassVar
+from typing import Callable, ClassVar
 
 from .errors import BadAction, IllegalAction
 from .numbering import Deal
@@ -56,6 +56,16 @@ class State:
     def update_status(self) -> None:
         """Recompute ``status`` from the position (after a restore changed the redeal count)."""
         raise NotImplementedError
+
+    def update_won(self) -> None:
+        """The cheap half of :meth:`update_status`: ``status`` becomes WON or PLAYING, never LOST.
+
+        A replay that needs the full status only at some events (formats/replay.py) runs
+        the variant's ``apply`` with this in place of ``update_status``; legality never
+        depends on LOST (a lost position simply has no legal action).  The default is
+        the full check.
+        """
+        self.update_status()
 
     def layout(self) -> dict:
         """The position as INTERFACE.md's ``layout`` object (card codes, None for empty)."""
@@ -99,8 +109,6 @@ class Variant:
     family: str
     source: str
     summary: str
-    #: the rules in our own words, decisions marked, shown by ``carpet rules``
-    rules: str
     #: size of the action index space, meta actions included
     action_count: int
     #: redeals per attempt: None unlimited, 0 none
@@ -113,11 +121,27 @@ class Variant:
     undo_counts: bool = False  # an undo is a counted move and the counter never goes down
     undo_refunds_redeal: bool = True
 
-    def __init__(self, id: str, *, source: str, summary: str, rules: str) -> None:
+    def __init__(self, id: str, *, source: str, summary: str, rules: "str | Callable[[Variant], str]") -> None:
         self.id = id
         self.source = source
         self.summary = summary
         self.rules = rules
+
+    @property
+    def rules(self) -> str:
+        """The rules in our own words, decisions marked, shown by ``carpet rules``.
+
+        A variant may be given a function of itself instead of the text: the text is then
+        built the first time it is asked for, not when the game is loaded.
+        """
+        text = self._rules
+        if callable(text):
+            text = self._rules = text(self)
+        return text
+
+    @rules.setter
+    def rules(self, text: "str | Callable[[Variant], str]") -> None:
+        self._rules = text
 
     def new_state(self, deal: Deal) -> State:
         raise NotImplementedError

@@ -320,6 +320,9 @@ class GridState(State):
     def all_cards(self) -> list[int]:
         return [c for c in self.cells if c != EMPTY]
 
+    def update_won(self) -> None:
+        self.status = WON if sum(self.locked) == 52 else PLAYING
+
 
 class GridVariant(Variant):
     family = "grid"

@@ -93,10 +93,20 @@ class MicrosoftRandom:
         return a + self.draw() % (b - a + 1)
 
     def shuffle(self, items: list) -> None:
-        draw = self.draw
+        # draw(), written out: every deal of every log replayed runs this loop
+        x, high = self.x, self.high
+        mask = MS_LIMIT - 1
         for n in range(len(items) - 1, 0, -1):
-            j = draw() % (n + 1)
+            x = (x * 214013 + 2531011) & mask
+            if high == 2:
+                r = ((x >> 16) & 0xFFFF) + 1
+            else:
+                r = (x >> 16) & 0x7FFF
+                if high:
+                    r |= 0x8000
+            j = r % (n + 1)
             items[n], items[j] = items[j], items[n]
+        self.x = x
 
     def getstate(self) -> tuple:
         return (self.x, self.high)
