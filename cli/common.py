@@ -87,11 +87,15 @@ def guard(run: Callable[[], int | None]) -> None:
 
 
 # --- reading ---------------------------------------------------------------------------
-def load(path: Path) -> tuple:
-    """Read and fully verify a log: a log that does not verify is never played on."""
+def load(path: Path, *, for_play: bool = False) -> tuple:
+    """Read and fully verify a log: a log that does not verify is never played on.
+
+    ``for_play`` keeps every position an undo could take back (the one replay saves
+    only those a later undo in the log needs, formats/replay.py).
+    """
     try:
         log = read_log(path)
-        return log, verify(log)
+        return log, verify(log, keep_history=for_play)
     except CarpetError as exc:
         raise fail(path, exc) from None
 

@@ -38,7 +38,7 @@ def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) ->
 
 
 def _apply(file: Path, actions: list[str]):
-    log, session = load(file)
+    log, session = load(file, for_play=True)
     started = clock.created_ms(log.header.created)
     applied, hints, code, message = 0, [], OK, None
     for text in actions:

@@ -12,7 +12,7 @@ import contextlib
 import os
 from pathlib import Path
 
-from .log import Log, LogError, decode, encode
+from .log import Log, LogError, decode, to_bytes
 
 try:
     import fcntl
@@ -23,7 +23,7 @@ MAX_LOG_BYTES = 256 * 1024 * 1024
 
 
 def wants_json(path: Path) -> bool:
-    return path.suffix.lower() == ".json"
+    return path.suffix.lower() == ".json"  # *.carpet.json and any *.json (docs/format.md, "File names")
 
 
 def read_bytes(path: Path) -> bytes:
@@ -87,7 +87,7 @@ def _remove(path: Path) -> None:
 
 
 def write_log(path: Path, log: Log, *, overwrite: bool = True) -> None:
-    write_atomic(path, encode(log, as_json=wants_json(path)), overwrite=overwrite)
+    write_atomic(path, to_bytes(log, as_json=wants_json(path)), overwrite=overwrite)
 
 
 @contextlib.contextmanager

@@ -15,7 +15,7 @@ from conftest import ROOT
 
 FIXTURES = ROOT / "fixtures"
 MANIFEST = list(csv.DictReader((FIXTURES / "manifest.tsv").open(encoding="utf-8"), delimiter="\t"))
-FILES = sorted(p for p in FIXTURES.iterdir() if p.suffix in (".log", ".json"))
+FILES = sorted(p for p in FIXTURES.iterdir() if p.suffix in (".log", ".json", ".carpet"))
 
 
 def test_manifest_lists_every_fixture():
@@ -33,6 +33,13 @@ def test_carpet_verify_accepts_every_fixture():
     result = CliRunner().invoke(app, ["verify", *map(str, FILES)])
     assert result.exit_code == 0, result.stderr
     assert result.stdout.count("ok ") == len(FILES)
+
+
+def test_every_game_has_version_1_and_version_2_fixtures_in_both_forms():
+    versions = {(row["game"], row["format"]) for row in MANIFEST}
+    assert {game for game, version in versions if version == "2"} == set(GAMES)
+    assert {game for game, version in versions if version == "1"} == set(GAMES)
+    assert any(row["file"].endswith(".carpet.json") for row in MANIFEST)
 
 
 def test_fixtures_are_reproducible_from_their_recipes():
