@@ -23,8 +23,10 @@ NO_ACTION = -1
 
 
 # --- grid (Коврик, Montana) --------------------------------------------------------------
-# 3: redeal.  4 + card * G + g: card to the g-th empty cell in row-major order (G empty
-# cells now).  Past 4 + cards * G: the action index a, as code 4 + cards * G + (a - 4).
+# 3: redeal.  4 + g: into the g-th empty cell (row-major, g < 4) the card one above the
+# card on its left (the cell before it); 8 + g: the card one below the card on its right.
+# 12-14: none.  15 + card * G + g: card to the g-th empty cell (G empty cells now).  Past
+# 15 + cards * G: the action index a, as code 15 + cards * G + (a - 4).
 def _grid_layout(state) -> tuple[int, int]:
     cells = len(state.cells)
     return cells, (state.variant.action_count - FIRST_ACTION - 1) // cells
@@ -36,20 +38,50 @@ def grid_code(state, action: int) -> int:
     n_cells, cards = _grid_layout(state)
     card, cell = divmod(action - FIRST_ACTION - 1, n_cells)
     gaps = state.gaps
-    if cell in gaps:
-        return FIRST_ACTION + 1 + card * len(gaps) + gaps.index(cell)
-    return FIRST_ACTION + 1 + cards * len(gaps) + action - FIRST_ACTION - 1
+    if cell not in gaps:
+        return 15 + cards * len(gaps) + action - FIRST_ACTION - 1
+    g = gaps.index(cell)
+    cells = state.cells
+    if g < 4:
+        if cell > 0 and cells[cell - 1] >= 0 and cells[cell - 1] + 1 == card:
+            return 4 + g
+        if cell + 1 < n_cells and cells[cell + 1] > 0 and cells[cell + 1] - 1 == card:
+            return 8 + g
+    return 15 + card * len(gaps) + g
 
 
 def grid_action(state, code: int) -> int:
-    if code == FIRST_ACTION:
-        return FIRST_ACTION
-    gaps = state.gaps
+    return _grid_decoder(state)(state, code)
+
+
+def _grid_decoder(state) -> Callable:
+    """grid_action with the board's size worked out once (a replay decodes every event)."""
     n_cells, cards = _grid_layout(state)
-    card, g = divmod(code - FIRST_ACTION - 1, len(gaps))
-    if card < cards:
-        return FIRST_ACTION + 1 + card * n_cells + gaps[g]
-    return code - cards * len(gaps)
+    first_move = FIRST_ACTION + 1
+
+    def decode(state, code: int) -> int:
+        if code < 12:
+            if code == FIRST_ACTION:
+                return FIRST_ACTION
+            gaps = state.gaps
+            g = code & 3
+            if g >= len(gaps):
+                return NO_ACTION
+            cell = gaps[g]
+            cells = state.cells
+            if code < 8:
+                card = cells[cell - 1] + 1 if cell > 0 and cells[cell - 1] >= 0 else -1
+            else:
+                card = cells[cell + 1] - 1 if cell + 1 < n_cells and cells[cell + 1] > 0 else -1
+            return NO_ACTION if card < 0 or card >= cards else first_move + card * n_cells + cell
+        if code < 15:
+            return NO_ACTION
+        gaps = state.gaps
+        card, g = divmod(code - 15, len(gaps))
+        if card < cards:
+            return first_move + card * n_cells + gaps[g]
+        return code - 15 - cards * len(gaps) + first_move
+    return decode
 
 
 # --- carpet ------------------------------------------------------------------------------
@@ -193,7 +225,16 @@ CODECS: dict[str, tuple[Callable, Callable]] = {
     "carpet": (carpet_code, carpet_action),
     "quilt": (quilt_code, quilt_action),
 }
+#: family -> a maker of its decoder for one replay, where working things out once pays
+_DECODERS = {"grid": _grid_decoder}
 
 
 def codec(family: str) -> tuple[Callable, Callable]:
     return CODECS.get(family, (_raw, _raw))
+
+
+def decoder(state) -> Callable:
+    """code -> action for replaying from ``state`` on (the same function as ``codec``'s, made once)."""
+    family = state.variant.family
+    make = _DECODERS.get(family)
+    return make(state) if make else codec(family)[1]

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from array import array
 from datetime import datetime, timezone
+from time import gmtime
 from typing import Annotated
 
 import msgspec
@@ -384,8 +385,8 @@ def _created_ms(text: str) -> int:
 
 def created_text(ms: int) -> str:
     """Milliseconds since 1970 (UTC) -> the header's text, e.g. 2026-11-29T12:00:00.000Z."""
-    moment = datetime.fromtimestamp(ms // 1000, timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S") + f".{ms % 1000:03d}Z"
+    t = gmtime(ms // 1000)
+    return f"{t.tm_year:04d}-{t.tm_mon:02d}-{t.tm_mday:02d}T{t.tm_hour:02d}:{t.tm_min:02d}:{t.tm_sec:02d}.{ms % 1000:03d}Z"
 
 
 def _hex_bytes(text: str, size: int, what: str) -> bytes:
@@ -408,21 +409,16 @@ def _payload_v2(header: Header, codes, deltas, summary: Summary) -> bytes:
         game = header.game.encode()
         _put(out, len(game))
         out += game
-    _put(out, header.rules)
     if header.numbering not in NUMBERINGS:
         raise _bad(f"unknown numbering {header.numbering!r}")
-    _put(out, NUMBERINGS.index(header.numbering))
+    _put(out, header.rules << 2 | NUMBERINGS.index(header.numbering))
     deal = parse_deal(header.deal)
     if deal.text != header.deal:
         raise _bad(f"deal {header.deal!r} is not in its canonical form ({deal.text})")
     _put(out, deal.number << 1 | deal.microsoft)
     out += _hex_bytes(header.layout, 4, "layout digest")
     _put(out, _created_ms(header.created))
-    tool = header.tool
-    prefixed = tool.startswith(TOOL_PREFIX)
-    raw = (tool[len(TOOL_PREFIX):] if prefixed else tool).encode()
-    _put(out, len(raw) << 1 | prefixed)
-    out += raw
+    _put_tool(out, header.tool)
     _put(out, len(codes))
     out += pack_planes(codes, deltas)
     if summary.status not in STATUSES:
@@ -433,10 +429,36 @@ def _payload_v2(header: Header, codes, deltas, summary: Summary) -> bytes:
     left = summary.redeals_left
     _put(out, 0 if left is None else _zigzag(left) + 1)
     _put(out, summary.elapsed_ms)
-    _put(out, summary.clock_jumps)
-    _put(out, _zigzag(summary.clock_skipped_ms))
+    _put(out, summary.clock_jumps << 1 | (summary.clock_skipped_ms != 0))
+    if summary.clock_skipped_ms:
+        _put(out, _zigzag(summary.clock_skipped_ms))
     out += _hex_bytes(summary.position, 4, "position digest")
     return bytes(out)
+
+
+_TOOL_VERSION = re.compile(r"carpet (0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})")
+
+
+def _put_tool(out: bytearray, tool: str) -> None:
+    """``carpet M.m.p``: 3 then the three numbers; else the text's length times 2, and the text."""
+    m = _TOOL_VERSION.fullmatch(tool)
+    if m:
+        out.append(3)
+        for part in m.groups():
+            _put(out, int(part))
+    else:
+        raw = tool.encode()
+        _put(out, len(raw) << 1)
+        out += raw
+
+
+def _get_tool(r: "_Reader") -> str:
+    size = r.varint("tool")
+    if size == 3:
+        return TOOL_PREFIX + ".".join(str(r.varint("tool")) for _ in range(3))
+    if size & 1:
+        raise _bad("corrupt log (tool)")
+    return r.take(size >> 1, "tool").decode("utf-8", "replace")
 
 
 def _digest_v2(payload: bytes) -> bytes:
@@ -488,8 +510,8 @@ def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | array, array]:
         game = r.take(r.varint("game"), "game").decode("utf-8", "replace")
     if game not in GAMES:
         raise _bad(f"unknown game {game[:40]!r} in log")
-    rules = r.varint("rules")
-    numbering = r.varint("numbering")
+    rules_numbering = r.varint("rules")
+    rules, numbering = rules_numbering >> 2, rules_numbering & 3
     if numbering >= len(NUMBERINGS):
         raise _bad(f"unknown numbering (code {numbering})")
     deal_value = r.varint("deal")
@@ -498,10 +520,7 @@ def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | array, array]:
     created = r.varint("created")
     if created > 2**47:
         raise _bad("corrupt log (creation time)")
-    tool_size = r.varint("tool")
-    tool = r.take(tool_size >> 1, "tool").decode("utf-8", "replace")
-    if tool_size & 1:
-        tool = TOOL_PREFIX + tool
+    tool = _get_tool(r)
     n = r.varint("events")
     if n > end - start:
         raise _bad("corrupt log (more events than bytes)")
@@ -514,7 +533,10 @@ def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | array, array]:
     left = r.varint("redeals")
     elapsed = r.varint("clock")
     jumps = r.varint("clock jumps")
-    skipped = _unzigzag(r.varint("clock skipped"))
+    skipped = _unzigzag(r.varint("clock skipped")) if jumps & 1 else 0
+    if jumps & 1 and not skipped:
+        raise _bad("corrupt log (clock skipped)")
+    jumps >>= 1
     position = r.take(4, "position").hex()
     if r.pos != r.end:
         raise _bad("corrupt log (bytes after the summary)")
@@ -693,7 +715,7 @@ def decode(data: bytes) -> Log:
         except ReplayError as exc:
             raise _illegal(exc, variant, session) from None
         events = session.events
-        events.memo = (session, _ints("I", codes))
+        events.memo = (session, _ints("I", codes), True)  # the digest was checked on the bytes
         return Log(header=log.header, events=events, summary=log.summary)
     try:
         peek = (_json_peek if as_json else _mp_peek).decode(data)
@@ -872,8 +894,9 @@ def verify(log: Log, *, keep_history: bool = False) -> Session:
     variant = get_game(log.header.game)
     events = _as_events(log.events)
     memo = events.memo
+    confirmed = False
     if memo is not None and not keep_history:
-        session, codes = memo
+        session, codes, confirmed = memo
     else:
         _check_order(events, variant)
         session = _fresh(log.header, variant)
@@ -884,9 +907,9 @@ def verify(log: Log, *, keep_history: bool = False) -> Session:
         except ReplayError as exc:
             session.events = events
             raise _illegal(exc, variant, session) from None
-        events.memo = (session, codes) if not keep_history else None
+        events.memo = (session, codes, False) if not keep_history else None
     s = log.summary
-    if log.header.version != 1:
+    if log.header.version != 1 and not confirmed:
         expected = _digest_v2(_payload_v2(log.header, codes, _deltas(events), s)).hex()
         if s.digest != expected:
             raise LogError("digest mismatch: the header, events or summary were edited or corrupted",

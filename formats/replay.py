@@ -28,7 +28,7 @@ from carpet.core import CarpetError, Session
 from carpet.core.game import HINT, PLAYING, RESTART, UNDO, WON
 from carpet.core.session import Events
 
-from .codec import NO_ACTION, codec
+from .codec import NO_ACTION, codec, decoder
 
 #: the largest clock reading a log may hold (about 34 years), in both versions
 CLOCK_LIMIT = 2**40
@@ -87,6 +87,54 @@ def clocks_of(items, deltas) -> array:
     return clocks
 
 
+def _plain(state, items, decode, actions, variant, full_status, initial) -> tuple[int, int]:
+    """The events of a log that holds no undo: counted moves and win bonus; raises at a refusal.
+
+    The same rules as the general loop of :func:`run`, without an undo stack.
+    """
+    apply, hint_counts, win_bonus = state.apply, variant.hint_counts, variant.win_bonus
+    moves = bonus = 0
+    for item in items:
+        if item > RESTART:
+            if decode is not None:
+                action = decode(state, item)
+                if action <= RESTART:
+                    raise CarpetError("no such action")
+                actions.append(action)
+            else:
+                action = item
+            if state.status == WON:
+                raise CarpetError("the game is won")
+            apply(action)
+            moves += 1
+            if state.status == WON:
+                bonus = win_bonus(moves)
+            continue
+        if decode is not None:
+            actions.append(item)
+        if item == HINT:
+            if hint_counts and state.status != WON:
+                full_status(state)
+                if state.status == PLAYING:
+                    moves += 1
+        else:  # RESTART: there is no undo here
+            state.restore(initial)
+            moves = bonus = 0
+    return moves, bonus
+
+
+def _earlier(items, clocks, n: int) -> int:
+    """The clock readings of the restarts among the first n events: the earlier attempts' time."""
+    total, start = 0, 0
+    while True:
+        try:
+            i = items.index(RESTART, start, n)
+        except ValueError:
+            return total
+        total += clocks[i]
+        start = i + 1
+
+
 def run(session: Session, items, clocks: array, *, from_codes: bool, upto: int | None = None,
         keep_history: bool = False, want_codes: bool = False,
         step: Callable[[Session, int, int], None] | None = None) -> tuple[Session, array | None]:
@@ -105,23 +153,34 @@ def run(session: Session, items, clocks: array, *, from_codes: bool, upto: int |
         items = items[:n]
     cls = type(state)
     full_status = cls.update_status
-    encode, decode = codec(variant.family)
+    encode = codec(variant.family)[0]
+    decode = decoder(state) if from_codes else None
     save = keep_history or step is not None
-    need = None if save else undone(items)
     actions = array("I") if from_codes else None
     codes = array("I") if want_codes else None
     hint_counts, undo_counts, refunds = variant.hint_counts, variant.undo_counts, variant.undo_refunds_redeal
     win_bonus = variant.win_bonus
     stack = array("l")  # counted moves before each action an undo may take back
     snaps: dict[int, object] = {}
-    moves = bonus = earlier = 0
+    moves = bonus = 0
     if step is None:
         state.__class__ = _lean_class(cls)
     apply, snapshot, restore = state.apply, state.snapshot, state.restore
     initial = session._initial
+    todo = items
     i, action = -1, None
     try:
-        for i, item in enumerate(items):
+        if not save and codes is None and UNDO not in items:
+            # nothing is taken back (the usual log): no undo stack, no saved position.  At a
+            # refusal the general loop below plays again from the deal to name the event.
+            try:
+                moves, bonus = _plain(state, items, decode, actions, variant, full_status, initial)
+                todo = ()
+            except CarpetError:
+                restore(initial)
+                actions = array("I") if from_codes else None
+        need = None if save or not todo else undone(todo)
+        for i, item in enumerate(todo):
             if item > RESTART:
                 if from_codes:
                     action = decode(state, item)
@@ -169,10 +228,9 @@ def run(session: Session, items, clocks: array, *, from_codes: bool, upto: int |
                     del stack[:]
                     snaps.clear()
                     moves = bonus = 0
-                    earlier += clocks[i]
             if step is not None:
                 session.moves, session.bonus = moves, bonus
-                step(session, i, items[i] if not from_codes else actions[i])
+                step(session, i, action)
     except ReplayError:
         raise
     except CarpetError as exc:
@@ -180,18 +238,19 @@ def run(session: Session, items, clocks: array, *, from_codes: bool, upto: int |
     finally:
         state.__class__ = cls
     full_status(state)
+    clocks = clocks[:n] if n < len(clocks) else clocks
     if from_codes:
-        session.events = Events(actions=actions, clocks=clocks[:n] if n < len(clocks) else clocks)
+        session.events = Events(actions=actions, clocks=clocks)
     else:
         shared = isinstance(items, array) and items.typecode == "I" and not keep_history
-        copy = array("I")
+        copy = items
         if not shared:
+            copy = array("I")
             copy.extend(iter(items))
-        session.events = Events(actions=items if shared else copy,
-                                clocks=clocks[:n] if n < len(clocks) or not shared else clocks)
-    session.moves, session.bonus, session.earlier_attempts_ms = moves, bonus, earlier
-    last = n - 1
-    session.clock_ms = 0 if n == 0 or items[last] == RESTART else clocks[last]
+        session.events = Events(actions=copy, clocks=clocks if shared else array("q", clocks))
+    session.moves, session.bonus = moves, bonus
+    session.earlier_attempts_ms = _earlier(items, clocks, n)
+    session.clock_ms = 0 if n == 0 or items[n - 1] == RESTART else clocks[n - 1]
     if keep_history:
         session._history = [(snaps[k], stack[k]) for k in range(len(stack))]
     return session, codes
