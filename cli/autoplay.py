@@ -41,22 +41,23 @@ def autoplay(game: GameId,
                 session = Session(variant, parse_deal(str(n)))
                 play_out(session, limit)
                 won += session.status == "won"
-            doc = {"game": variant.id, "deals": len(numbers), "won": won,
-                   "win_rate": round(won / max(1, len(numbers)), 4)}
+            from carpet.formats.documents import Autoplay
+            doc = Autoplay(game=variant.id, deals=len(numbers), won=won, win_rate=round(won / max(1, len(numbers)), 4))
             if as_json:
                 print_json(doc)
             else:
-                print(f"{variant.id}: won {won} of {len(numbers)} deals ({100 * doc['win_rate']:.1f}%)")
+                print(f"{variant.id}: won {won} of {len(numbers)} deals ({100 * doc.win_rate:.1f}%)")
             return
         variant, deal_ = game_and_deal(game, number if number is not None else clock.fresh_deal_number())
         session = Session(variant, deal_)
         created = clock.now_iso()
-        started = clock.created_ms(created)
-        taken = play_out(session, limit, lambda: clock.attempt_ms(session, started))
+        readings = clock.Clock(clock.created_ms(created))
+        taken = play_out(session, limit, lambda: readings.read(session))
         if session.status == "playing":
             why = "its action limit" if taken >= limit else "a position it had seen (it would go round in circles)"
             say(f"the built-in player stopped at {why}; the game goes on")
         if output is not None:
-            write_new(output, record(session, new_header(session, created=created, tool=TOOL)), force)
+            write_new(output, record(session, new_header(session, created=created, tool=TOOL),
+                                     clock_jumps=readings.jumps, clock_skipped_ms=readings.skipped_ms), force)
         report(session, as_json, **({"file": str(output)} if output else {}))
     guard(run)

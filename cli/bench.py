@@ -338,7 +338,8 @@ def run_bench(games: int, random_events: int, rounds: int, startup_runs: int, re
     say(f"memory: verify of {mem['events']:,} redeals never taken back ({mem['file_bytes']:,} bytes): "
         f"{mem['peak_bytes_per_event']} bytes/event above start-up, {mem['verify_seconds']} s CPU")
     if as_json:
-        print_json({"python": sys.version.split()[0], "verify": rows, "startup": start, "memory": mem})
+        from carpet.formats.documents import Bench
+        print_json(Bench(python=sys.version.split()[0], verify=rows, startup=start, memory=mem))
 
 
 def bench(games: Annotated[int, typer.Option("--games", min=1, help="Player's games per game id.")] = 20,

@@ -13,14 +13,14 @@ from typing import Annotated, Callable
 import typer
 
 from carpet.core import CarpetError, IllegalAction, Session, __version__, get_game, parse_deal
-from carpet.formats import LogError, position_document, read_log, verify
+from carpet.formats import LogError, position_document
 
 OK, FAILED, UNUSABLE = 0, 1, 2
 TOOL = f"carpet {__version__}"
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
-LogFile = Annotated[Path, typer.Argument(help="A game log (binary, or JSON when it ends in .json).",
-                                         show_default=False)]
+LogFile = Annotated[Path, typer.Argument(help="A recorded game: binary (.carpet), JSON (.carpet.json) or text "
+                                              "(.carpet.txt); told apart by what it holds.", show_default=False)]
 GameId = Annotated[str, typer.Argument(help="A game id: see `carpet games`.", show_default=False)]
 Quiet = Annotated[bool, typer.Option("-q", "--quiet", help="Do not draw the position afterwards.")]
 Force = Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")]
@@ -93,9 +93,11 @@ def load(path: Path, *, for_play: bool = False) -> tuple:
     ``for_play`` keeps every position an undo could take back (the one replay saves
     only those a later undo in the log needs, formats/replay.py).
     """
+    from carpet.formats import check
+    from carpet.formats.files import read_bytes
+
     try:
-        log = read_log(path)
-        return log, verify(log, keep_history=for_play)
+        return check(read_bytes(path), keep_history=for_play)
     except CarpetError as exc:
         raise fail(path, exc) from None
 
@@ -109,11 +111,18 @@ def game_and_deal(game: str, number: str | None):
     return variant, deal
 
 
+def form_of(path: Path) -> str:
+    """The form a file is written in, by its name (docs/format.md, "File names")."""
+    name = path.name.lower()
+    return "json" if name.endswith(".json") else "text" if name.endswith(".txt") else "binary"
+
+
 def write_new(path: Path, log, force: bool) -> None:
-    """Write a new log to ``path``; never over an existing file unless ``force``."""
-    from carpet.formats import write_log
+    """Write a new log to ``path`` in the form its name says; never over an existing file unless ``force``."""
+    from carpet.formats import to_bytes
+    from carpet.formats.files import write_atomic
 
     try:
-        write_log(path, log, overwrite=force)
+        write_atomic(path, to_bytes(log, form=form_of(path)), overwrite=force)
     except CarpetError as exc:
         raise fail(path, exc) from None

@@ -86,8 +86,9 @@ def _remove(path: Path) -> None:
         os.unlink(path)
 
 
-def write_log(path: Path, log: Log, *, overwrite: bool = True) -> None:
-    write_atomic(path, to_bytes(log, as_json=wants_json(path)), overwrite=overwrite)
+def write_log(path: Path, log: Log, *, overwrite: bool = True, form: str | None = None) -> None:
+    """Write ``log`` in ``form`` (binary, json, text), by default the one the name says."""
+    write_atomic(path, to_bytes(log, form=form or ("json" if wants_json(path) else "binary")), overwrite=overwrite)
 
 
 @contextlib.contextmanager

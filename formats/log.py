@@ -700,6 +700,9 @@ def decode(data: bytes) -> Log:
     """
     if not data.strip():
         raise _bad("empty file, not a carpet log")
+    from .text import decode_text, is_text
+    if is_text(data):
+        return decode_text(data)[0]
     as_json = is_json(data)
     if not as_json and data[:1] in (b"\xc7", b"\xc8", b"\xc9"):
         log, variant, codes, deltas = _decode_v2_binary(data)
@@ -927,15 +930,26 @@ def verify(log: Log, *, keep_history: bool = False) -> Session:
 
 
 def check(data: bytes, *, keep_history: bool = False) -> tuple[Log, Session]:
-    """Decode and verify: what every reader of a file runs (one replay)."""
+    """Decode and verify any form: what every reader of a file runs (one replay)."""
+    from .text import check_text, is_text
+    if is_text(data):
+        return check_text(data, keep_history=keep_history)
     log = decode(data)
     return log, verify(log, keep_history=keep_history)
 
 
-def to_bytes(log: Log, *, as_json: bool = False) -> bytes:
-    """The bytes to write for ``log``, read back and checked first: the writer never writes
-    what the reader refuses (digest, limits, summary, every event)."""
-    data = encode(log, as_json=as_json)
+FORMS = ("binary", "json", "text")
+
+
+def to_bytes(log: Log, *, as_json: bool = False, form: str | None = None) -> bytes:
+    """The bytes to write for ``log`` in ``form``, read back and checked first: the writer never
+    writes what the reader refuses (digest, limits, summary, every event)."""
+    form = form or ("json" if as_json else "binary")
+    if form == "text":
+        from .text import encode_text
+        data = encode_text(log)
+    else:
+        data = encode(log, as_json=form == "json")
     try:
         back, _ = check(data)
     except LogError as exc:
