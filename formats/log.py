@@ -945,12 +945,12 @@ def to_bytes(log: Log, *, as_json: bool = False, form: str | None = None) -> byt
     """The bytes to write for ``log`` in ``form``, read back and checked first: the writer never
     writes what the reader refuses (digest, limits, summary, every event)."""
     form = form or ("json" if as_json else "binary")
-    if form == "text":
-        from .text import encode_text
-        data = encode_text(log)
-    else:
-        data = encode(log, as_json=form == "json")
     try:
+        if form == "text":
+            from .text import encode_text
+            data = encode_text(log)
+        else:
+            data = encode(log, as_json=form == "json")
         back, _ = check(data)
     except LogError as exc:
         raise LogError(f"refusing to write a log that would not read back: {exc}", unreadable=True) from None
