@@ -69,8 +69,7 @@ def _apply(file: Path, actions: list[str]):
 
 def form_of_bytes(path: Path) -> str:
     """The form of the log at ``path``, by what it holds: a log is written back as it was."""
-    from carpet.formats.log import is_json
-    from carpet.formats.text import is_text
+    from carpet.formats.log import is_json, is_text
 
     with open(path, "rb") as f:
         head = f.read(64)

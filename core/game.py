@@ -13,7 +13,10 @@ so that a log stores one number per action.  0..2 are the session's own
 
 from __future__ import annotations
 
-import hashlib
+try:  # the C module hashlib wraps: a digest without loading OpenSSL (start-up, docs/format.md)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover
+    from hashlib import blake2b
 from typing import Callable, ClassVar
 
 from .errors import BadAction, IllegalAction
@@ -99,7 +102,7 @@ class State:
 
 
 def position_digest(game_id: str, position: bytes) -> str:
-    return hashlib.blake2b(game_id.encode() + b"\0" + position, digest_size=8).hexdigest()
+    return blake2b(game_id.encode() + b"\0" + position, digest_size=8).hexdigest()
 
 
 class Variant:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
 
 from .errors import BadDealNumber
 
@@ -20,12 +19,34 @@ MT_LIMIT = 10**20  # plain N from 32000 up to this uses the Mersenne Twister
 _DEAL_RE = re.compile(r"#?(ms)?([0-9]+)")
 
 
-@dataclass(frozen=True, slots=True)
 class Deal:
-    """A parsed deal number.  ``text`` is canonical: ``ms1`` for 1, ``123456`` for MT."""
+    """A parsed deal number.  ``text`` is canonical: ``ms1`` for 1, ``123456`` for MT.
 
+    An immutable value (written out rather than a frozen dataclass: every command
+    imports this module, and a dataclass is built at import).
+    """
+
+    __slots__ = ("number", "microsoft")
     number: int
     microsoft: bool
+
+    def __init__(self, number: int, microsoft: bool) -> None:
+        object.__setattr__(self, "number", number)
+        object.__setattr__(self, "microsoft", microsoft)
+
+    def __setattr__(self, name, value) -> None:
+        raise AttributeError(f"a Deal cannot be changed ({name})")
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Deal):
+            return NotImplemented
+        return self.number == other.number and self.microsoft == other.microsoft
+
+    def __hash__(self) -> int:
+        return hash((self.number, self.microsoft))
+
+    def __repr__(self) -> str:
+        return f"Deal(number={self.number!r}, microsoft={self.microsoft!r})"
 
     @property
     def text(self) -> str:

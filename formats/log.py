@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import re
 from array import array
-from datetime import datetime, timezone
 from time import gmtime
 from typing import Annotated
 
@@ -154,11 +153,24 @@ class _BinaryPeek(msgspec.Struct, array_like=True):
 
 _mp_encoder = msgspec.msgpack.Encoder()
 _json_encoder = msgspec.json.Encoder()
-_mp_peek = msgspec.msgpack.Decoder(_BinaryPeek)
-_json_peek = msgspec.json.Decoder(_Peek)
-_mp_v1 = msgspec.msgpack.Decoder(_BinaryV1)
-_json_head = msgspec.json.Decoder(_JsonHead)
-_json_events = msgspec.json.Decoder(list[tuple[str, ClockMs]])
+
+
+class _Decoders:
+    """The msgspec decoders, each built when first used: reading a version-2 binary log needs none."""
+
+    def __getattr__(self, name: str):
+        made = {
+            "mp_peek": lambda: msgspec.msgpack.Decoder(_BinaryPeek),
+            "json_peek": lambda: msgspec.json.Decoder(_Peek),
+            "mp_v1": lambda: msgspec.msgpack.Decoder(_BinaryV1),
+            "json_head": lambda: msgspec.json.Decoder(_JsonHead),
+            "json_events": lambda: msgspec.json.Decoder(list[tuple[str, ClockMs]]),
+        }[name]()
+        setattr(self, name, made)
+        return made
+
+
+_decoders = _Decoders()
 
 
 class LogError(CarpetError):
@@ -373,6 +385,8 @@ def unpack_planes(r: _Reader, n: int) -> tuple[bytes | array, array]:
 
 # --- version 2 payload ---------------------------------------------------------------------
 def _created_ms(text: str) -> int:
+    from datetime import datetime, timezone
+
     try:
         moment = datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
     except ValueError:
@@ -618,6 +632,14 @@ def is_json(data: bytes) -> bool:
     return data.lstrip()[:1] == b"{"
 
 
+#: the first bytes of the text form (formats/text.py)
+TEXT_TAG = b'[Format "carpet-log"]'
+
+
+def is_text(data: bytes) -> bool:
+    return data.lstrip()[:len(TEXT_TAG)] == TEXT_TAG
+
+
 def _as_events(events) -> Events:
     return events if isinstance(events, Events) else Events(events)
 
@@ -700,8 +722,8 @@ def decode(data: bytes) -> Log:
     """
     if not data.strip():
         raise _bad("empty file, not a carpet log")
-    from .text import decode_text, is_text
     if is_text(data):
+        from .text import decode_text
         return decode_text(data)[0]
     as_json = is_json(data)
     if not as_json and data[:1] in (b"\xc7", b"\xc8", b"\xc9"):
@@ -721,7 +743,7 @@ def decode(data: bytes) -> Log:
         events.memo = (session, _ints("I", codes), True)  # the digest was checked on the bytes
         return Log(header=log.header, events=events, summary=log.summary)
     try:
-        peek = (_json_peek if as_json else _mp_peek).decode(data)
+        peek = (_decoders.json_peek if as_json else _decoders.mp_peek).decode(data)
     except msgspec.DecodeError as exc:
         raise _bad(f"not a carpet log, or truncated/corrupt ({_short(exc)})") from None
     if peek.header.format != FORMAT:
@@ -735,7 +757,7 @@ def decode(data: bytes) -> Log:
     variant = get_game(peek.header.game)
     try:
         if as_json:
-            head = _json_head.decode(data)
+            head = _decoders.json_head.decode(data)
             header, summary = head.header, head.summary
             events = _json_events_of(bytes(head.events), variant)
             if header.version == 1 and (summary.clock_jumps or summary.clock_skipped_ms):
@@ -746,7 +768,7 @@ def decode(data: bytes) -> Log:
                 _hex_bytes(summary.position, 4, "position digest")
                 _hex_bytes(summary.digest, 8, "digest")
         else:
-            raw = _mp_v1.decode(data)
+            raw = _decoders.mp_v1.decode(data)
             header, summary = Header(*_positional(raw.header)), Summary(*_positional(raw.summary))
             events = _unpack_v1(raw.events, variant)
             del raw
@@ -788,14 +810,14 @@ def _json_events_of(raw: bytes, variant: Variant) -> Events:
     pos, end, match = 1, len(body), _JSON_EVENT.match
     i = 0
     if not body.startswith(b"[") or b"\\" in body:
-        pairs = _json_events.decode(body)
+        pairs = _decoders.json_events.decode(body)
     else:
         pairs = None
     if pairs is None:
         while pos < end:
             m = match(body, pos)
             if m is None:  # a form this reader does not take apart itself: the full decoder
-                pairs = _json_events.decode(body)
+                pairs = _decoders.json_events.decode(body)
                 actions, clocks = array("I"), array("q")
                 break
             i += 1
@@ -931,8 +953,8 @@ def verify(log: Log, *, keep_history: bool = False) -> Session:
 
 def check(data: bytes, *, keep_history: bool = False) -> tuple[Log, Session]:
     """Decode and verify any form: what every reader of a file runs (one replay)."""
-    from .text import check_text, is_text
     if is_text(data):
+        from .text import check_text
         return check_text(data, keep_history=keep_history)
     log = decode(data)
     return log, verify(log, keep_history=keep_history)
