@@ -53,7 +53,7 @@ def draw(session: Session, caption: str | None = None) -> None:
 
 
 def report(session: Session, as_json: bool, **extra) -> None:
-    """The position: as INTERFACE.md's JSON object, or drawn."""
+    """The position: as the JSON document of docs/format.md, or drawn."""
     if as_json:
         print_json(position_document(session, **extra))
     else:

@@ -18,7 +18,7 @@ Actions (numbered from FIRST_ACTION, the same in every position)::
 ``carpet-auto`` has no fill actions and ``carpet-foster`` no stock fills: those
 indexes are holes in their index spaces (``valid_index``).
 
-The separator is ``>``, as in the grid family's ``7H>b5`` (INTERFACE.md); ``-`` is
+The separator is ``>``, as in the grid family's ``7H>b5`` (docs/format.md, "Notation"); ``-`` is
 read the same way, since in a shell ``>`` needs quoting (``carpet play g.log b3>F``
 would write a file named F).  Input also takes a card for its place: ``7H>F`` (the
 click), ``9C>b3`` (a fill with the waste top), ``s>w`` (turn).

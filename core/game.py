@@ -71,7 +71,7 @@ class State:
         self.update_status()
 
     def layout(self) -> dict:
-        """The position as INTERFACE.md's ``layout`` object (card codes, None for empty)."""
+        """The position as the ``layout`` object of docs/format.md ("Documents the CLI prints") (card codes, None for empty)."""
         raise NotImplementedError
 
     def position_bytes(self) -> bytes:

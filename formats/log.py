@@ -56,34 +56,42 @@ ClockMs = Annotated[int, msgspec.Meta(ge=0, le=CLOCK_LIMIT)]
 Packed = Count  # MessagePack integers stop at 2^64 - 1 by themselves
 
 
-class Header(msgspec.Struct, forbid_unknown_fields=False):
-    """Who and what: the game, its deal, and where the log comes from."""
+def _doc(text: str, **more) -> msgspec.Meta:
+    return msgspec.Meta(description=text, **more)
 
-    format: str
-    version: int
-    game: str
-    rules: int
-    numbering: str
-    deal: str
-    layout: str  #: digest of the initial position (hex: 16 digits in version 1, 8 in version 2)
-    created: str  #: ISO 8601, UTC, milliseconds, e.g. 2026-11-29T12:00:00.000Z
-    tool: str  #: the program that wrote the log, e.g. "carpet 0.1.0"
+
+_HEX8_16 = "^([0-9a-f]{8}|[0-9a-f]{16})$"
+
+
+class Header(msgspec.Struct, forbid_unknown_fields=False):
+    """Who and what: the game, its deal, and where the log comes from (docs/format.md, "Header")."""
+
+    format: Annotated[str, _doc('always "carpet-log"')]
+    version: Annotated[int, _doc("the log format version: 1 or 2")]
+    game: Annotated[str, _doc("the game id, as `carpet games` lists them")]
+    rules: Annotated[int, _doc("the version of the rules the game was played by (1)")]
+    numbering: Annotated[str, _doc('how deal numbers become cards: "pysol"')]
+    deal: Annotated[str, _doc('the deal number in its canonical form: "ms1" for 1..31999, else plain digits')]
+    layout: Annotated[str, _doc("digest of the initial position: 16 hex digits in version 1, 8 in version 2",
+                                pattern=_HEX8_16)]
+    created: Annotated[str, _doc("creation time, UTC, milliseconds: 2026-11-29T12:00:00.000Z")]
+    tool: Annotated[str, _doc('the program that wrote the log, e.g. "carpet 0.1.0"')]
 
 
 class Summary(msgspec.Struct, forbid_unknown_fields=False):
-    """What the events come to; ``verify`` re-plays the events and compares."""
+    """What the events come to; ``verify`` re-plays the events and compares (docs/format.md, "Summary")."""
 
-    status: str
-    score: int
-    moves: Count
-    redeals_left: int | None
-    elapsed_ms: ClockMs
-    position: str  #: digest of the final position (hex: 16 digits in version 1, 8 in version 2)
-    digest: str  #: over the log (hex: 32 digits in version 1, 16 in version 2)
-    #: clock steps recorded as zero elapsed time (the clock jumped: docs/format.md, "The clock")
-    clock_jumps: Count = 0
-    #: wall time left out of the clock in all: jumps, and the time a game stood finished
-    clock_skipped_ms: int = 0
+    status: Annotated[str, _doc('"playing", "won" or "lost"')]
+    score: Annotated[int, _doc("the score, win bonus included")]
+    moves: Annotated[Count, _doc("counted moves of the attempt")]
+    redeals_left: Annotated[int | None, _doc("redeals left; null where they are unlimited")]
+    elapsed_ms: Annotated[ClockMs, _doc("the clock of the attempt at its last event")]
+    position: Annotated[str, _doc("digest of the final position: 16 hex digits in version 1, 8 in version 2",
+                                  pattern=_HEX8_16)]
+    digest: Annotated[str, _doc("digest of the log: 32 hex digits in version 1, 16 in version 2",
+                                pattern="^([0-9a-f]{16}|[0-9a-f]{32})$")]
+    clock_jumps: Annotated[Count, _doc("clock steps recorded as zero elapsed time (version 2)")] = 0
+    clock_skipped_ms: Annotated[int, _doc("wall time left out of the clock in all (version 2)")] = 0
 
 
 class Log(msgspec.Struct):
@@ -95,10 +103,10 @@ class Log(msgspec.Struct):
 
 
 class JsonLog(msgspec.Struct):
-    """The JSON form of a log, version 2 (docs/carpet-log.schema.json is generated from it)."""
+    """The JSON form of a log (docs/format.md, "JSON form"; docs/schemas/carpet-log.schema.json)."""
 
     header: Header
-    events: list[tuple[str, ClockMs]]
+    events: Annotated[list[tuple[str, ClockMs]], _doc("each event: [action in canonical notation, clock ms]")]
     summary: Summary
 
 

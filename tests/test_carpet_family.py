@@ -459,7 +459,7 @@ def test_canonical_round_trip(game):
 
 @pytest.mark.parametrize("game", IDS)
 def test_dash_is_read_as_the_separator(game):
-    """`>` is the canonical separator (as in INTERFACE.md's 7H>b5); `-`, which needs no quoting
+    """`>` is the canonical separator (as in docs/format.md's 7H>b5); `-`, which needs no quoting
     in a shell, is read in its place, typed and in the JSON form of a log."""
     variant = get_game(game)
     state = new(game)
