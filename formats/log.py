@@ -620,6 +620,8 @@ def record(session: Session, header: Header, *, clock_jumps: int = 0, clock_skip
     else:
         codes, deltas = _codes_and_deltas(log, session.variant)
         summary.digest = _digest_v2(_payload_v2(header, codes, deltas, summary)).hex()
+        if session.events is events:
+            events.memo = (None, codes, False)  # encode reuses the codes; verify still re-plays
     return log
 
 
@@ -910,7 +912,7 @@ def replay(log: Log, upto: int | None = None, *, keep_history: bool = False, ste
     variant = get_game(log.header.game)
     events = _as_events(log.events)
     session = _fresh(log.header, variant)
-    if upto is None and not keep_history and step is None and events.memo is not None:
+    if upto is None and not keep_history and step is None and events.memo is not None and events.memo[0]:
         return events.memo[0]
     _check_order(events if upto is None else events[:upto], variant)
     try:
@@ -928,7 +930,7 @@ def verify(log: Log, *, keep_history: bool = False) -> Session:
     events = _as_events(log.events)
     memo = events.memo
     confirmed = False
-    if memo is not None and not keep_history:
+    if memo is not None and memo[0] is not None and not keep_history:
         session, codes, confirmed = memo
     else:
         _check_order(events, variant)
