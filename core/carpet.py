@@ -51,6 +51,7 @@ def cell_name(cell: int) -> str:
 
 
 CELL_NAMES = tuple(cell_name(c) for c in range(CELLS))
+_PLUS_ONE = tuple(range(1, 53)) + (0,)  # card id + 1; EMPTY (-1) -> 0, for position_bytes
 _CELL_BY_NAME = {name: c for c, name in enumerate(CELL_NAMES)}
 
 
@@ -333,7 +334,7 @@ class CarpetState(State):
 
     def position_bytes(self) -> bytes:
         stock = self.stock[self.drawn:]
-        return (bytes(c + 1 for c in self.cells) + bytes(self.found)
+        return (bytes(map(_PLUS_ONE.__getitem__, self.cells)) + bytes(self.found)
                 + bytes((self.phase, len(stock))) + bytes(stock)
                 + bytes((len(self.waste),)) + bytes(self.waste))
 

@@ -182,7 +182,11 @@ def shuffle(items: list, rng: "MicrosoftRandom | TwisterRandom") -> None:
 
 def microsoft_reorder(ids: list[int]) -> list[int]:
     """Rank-major order with suits ♣ ♦ ♥ ♠, as PySol does before an ms shuffle of 52 cards."""
-    return [ids[r + s * 13] for r in range(13) for s in (0, 3, 2, 1)]
+    return [ids[i] for i in _MS_ORDER]
+
+
+#: microsoft_reorder's positions, worked out once (every replay deals)
+_MS_ORDER = tuple(r + s * 13 for r in range(13) for s in (0, 3, 2, 1))
 
 
 def dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRandom | TwisterRandom"]:
@@ -192,9 +196,10 @@ def dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRan
     list reversed so callers can simply read from the front.
     """
     rng = deal.generator()
-    ids = list(range(card_count))
     if deal.microsoft and card_count == 52:
-        ids = microsoft_reorder(ids)
+        ids = list(_MS_ORDER)  # microsoft_reorder(list(range(52)))
+    else:
+        ids = list(range(card_count))
     shuffle(ids, rng)
     ids.reverse()
     return ids, rng

@@ -116,10 +116,10 @@ def carpet_action(state, code: int) -> int:
         s = code - 3
         count = state.found[s]
         if 0 < count < 13:
-            card = s * 13 + count
-            cells = state.cells
-            if card in cells:
-                return _C_FOUND + cells.index(card)
+            try:
+                return _C_FOUND + state.cells.index(s * 13 + count)
+            except ValueError:
+                pass
         return NO_ACTION
     if code == 7:
         return _C_WASTE_FOUND

@@ -251,6 +251,9 @@ class _Reader:
 
     def varint(self, what: str) -> int:
         data, pos, end = self.data, self.pos, self.end
+        if pos < end and data[pos] < 0x80:  # one byte: most fields
+            self.pos = pos + 1
+            return data[pos]
         value = shift = 0
         while True:
             if pos >= end:
