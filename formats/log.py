@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import re
 from array import array
+from itertools import repeat
+from operator import and_, lshift, or_, rshift
 from time import gmtime
 from typing import Annotated
 
@@ -313,27 +315,23 @@ def _nibbles(data: bytes, n: int) -> bytes:
     return bytes(out[:n])
 
 
-def _pack_nibbles(values) -> bytes:
-    values = bytes(values)
-    if len(values) % 2:
-        values += b"\0"
-    return bytes(lo | hi << 4 for lo, hi in zip(values[0::2], values[1::2]))
-
-
-def _plane_cost(n: int, codes, deltas, code_bits: int, high_bits: int) -> int:
-    code_max, delta_max = (1 << code_bits) - 1, (1 << (8 + high_bits)) - 1
-    size = (n * code_bits + 7) // 8 + n + (n * high_bits + 7) // 8
-    for c in codes:
-        if c >= code_max:
-            size += _varint_size(c)
-    for d in deltas:
-        if d >= delta_max:
-            size += _varint_size(d)
-    return size
+def _escape_cost(values, limit: int) -> int:
+    """Bytes of overflow varints for the values at or above ``limit`` (none, as a rule)."""
+    if not values or max(values) < limit:
+        return 0
+    return sum(_varint_size(v) for v in values if v >= limit)
 
 
 def _varint_size(value: int) -> int:
     return max(1, (value.bit_length() + 6) // 7)
+
+
+def _pack_nibbles(values) -> bytes:
+    """Two values a byte, the earlier in the low half (values below 16)."""
+    values = bytes(values)
+    if len(values) % 2:
+        values += b"\0"
+    return bytes(map(or_, values[0::2], map(lshift, values[1::2], repeat(4))))
 
 
 def pack_planes(codes, deltas) -> bytes:
@@ -342,25 +340,29 @@ def pack_planes(codes, deltas) -> bytes:
     best = None
     for code_bits in _CODE_WIDTHS:
         for high_bits in _HIGH_WIDTHS:
-            cost = _plane_cost(n, codes, deltas, code_bits, high_bits)
+            code_max, delta_max = (1 << code_bits) - 1, (1 << (8 + high_bits)) - 1
+            cost = ((n * code_bits + 7) // 8 + n + (n * high_bits + 7) // 8
+                    + _escape_cost(codes, code_max) + _escape_cost(deltas, delta_max))
             if best is None or cost < best[0]:
                 best = (cost, code_bits, high_bits)
     _, code_bits, high_bits = best
     code_max, delta_max = (1 << code_bits) - 1, (1 << (8 + high_bits)) - 1
     out = bytearray((_CODE_WIDTHS.index(code_bits) | _HIGH_WIDTHS.index(high_bits) << 2,))
-    capped = [min(c, code_max) for c in codes]
-    out += _pack_nibbles(capped) if code_bits == 4 else bytes(capped)
-    capped = [min(d, delta_max) for d in deltas]
-    out += bytes(d & 0xFF for d in capped)
+    capped = bytes(map(min, codes, repeat(code_max)))
+    out += _pack_nibbles(capped) if code_bits == 4 else capped
+    capped = array("q", map(min, deltas, repeat(delta_max)))
+    out += bytes(map(and_, capped, repeat(0xFF)))
     if high_bits == 4:
-        out += _pack_nibbles(d >> 8 for d in capped)
+        out += _pack_nibbles(map(rshift, capped, repeat(8)))
     elif high_bits == 8:
-        out += bytes(d >> 8 for d in capped)
-    for c, d in zip(codes, deltas):
-        if c >= code_max:
-            _put(out, c)
-        if d >= delta_max:
-            _put(out, d)
+        out += bytes(map(rshift, capped, repeat(8)))
+    del capped
+    if (codes and max(codes) >= code_max) or (deltas and max(deltas) >= delta_max):
+        for c, d in zip(codes, deltas):
+            if c >= code_max:
+                _put(out, c)
+            if d >= delta_max:
+                _put(out, d)
     return bytes(out)
 
 

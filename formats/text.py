@@ -37,7 +37,7 @@ TAGS = (
 )
 _TAG_LINE = re.compile(r'\[([A-Za-z]+) "((?:[^"\\]|\\.)*)"\]\s*$')
 _SECONDS = re.compile(r"-?(0|[1-9][0-9]*)\.[0-9]{3}")
-_TOKEN = re.compile(r"\S+")
+_TOKEN_OR_NEWLINE = re.compile(r"[^\s]+|\n")
 _NUMBER = re.compile(r"[1-9][0-9]*\.")
 
 
@@ -102,7 +102,7 @@ def decode_text(data: bytes) -> tuple[Log, _Where]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise LogError(f"not UTF-8 text (byte {exc.start})", unreadable=True) from None
-    lines = text.split("\n")
+    lines = text.split("\n", len(TAGS) + 40)  # the tag part; the actions are read from the text itself
     values: dict[str, tuple[str, int]] = {}
     n = 0
     for n, raw in enumerate(lines, 1):
@@ -141,34 +141,39 @@ def decode_text(data: bytes) -> tuple[Log, _Where]:
     parse = variant.parse_canonical
     expected = 1
     pending = None  # an action still waiting for its clock comment
-    for line_no in range(n, len(lines) + 1):
-        raw = lines[line_no - 1]
-        for m in _TOKEN.finditer(raw):
-            token, column = m.group(0), m.start() + 1
-            if pending is None and _NUMBER.fullmatch(token):
-                if int(token[:-1]) != expected:
-                    raise _fail(line_no, column, f"action number {token} where {expected}. was expected")
-                continue
-            if token.startswith("{"):
-                if pending is None or not token.endswith("}") or not _SECONDS.fullmatch(token[1:-1]):
-                    raise _fail(line_no, column, f"a clock comment is {{seconds with 3 decimals}} after an action, "
-                                                 f"not {token[:30]!r}")
-                seconds = token[1:-1]
-                whole, _, ms = seconds.partition(".")
-                clocks.append(int(whole) * 1000 + int(ms))
-                actions.append(pending)
-                pending = None
-                expected += 1
-                continue
-            if pending is not None:
-                raise _fail(line_no, column, f"action {expected} has no clock comment before {token[:30]!r}")
-            try:
-                pending = parse(token)
-            except CarpetError as exc:
-                raise _fail(line_no, column, f"not a {variant.id} action: {token[:30]!r} ({exc})") from None
-            where.add(line_no, column)
+    # the actions, token by token through the text (no list of lines: a long game stays small)
+    offset = sum(len(line) + 1 for line in lines[:n - 1])
+    line_no, line_start = n, offset
+    for m in _TOKEN_OR_NEWLINE.finditer(text, offset):
+        token = m.group(0)
+        if token == "\n":
+            line_no += 1
+            line_start = m.end()
+            continue
+        column = m.start() - line_start + 1
+        if pending is None and _NUMBER.fullmatch(token):
+            if int(token[:-1]) != expected:
+                raise _fail(line_no, column, f"action number {token} where {expected}. was expected")
+            continue
+        if token.startswith("{"):
+            if pending is None or not token.endswith("}") or not _SECONDS.fullmatch(token[1:-1]):
+                raise _fail(line_no, column, f"a clock comment is {{seconds with 3 decimals}} after an action, "
+                                             f"not {token[:30]!r}")
+            whole, _, ms = token[1:-1].partition(".")
+            clocks.append(int(whole) * 1000 + int(ms))
+            actions.append(pending)
+            pending = None
+            expected += 1
+            continue
+        if pending is not None:
+            raise _fail(line_no, column, f"action {expected} has no clock comment before {token[:30]!r}")
+        try:
+            pending = parse(token)
+        except CarpetError as exc:
+            raise _fail(line_no, column, f"not a {variant.id} action: {token[:30]!r} ({exc})") from None
+        where.add(line_no, column)
     if pending is not None:
-        raise _fail(len(lines), 1, f"action {expected} has no clock comment")
+        raise _fail(line_no, 1, f"action {expected} has no clock comment")
     try:
         log = Log(header=Header(**header), events=Events(actions=actions, clocks=clocks), summary=Summary(**summary))
     except TypeError as exc:
