@@ -35,7 +35,7 @@ from typing import Annotated
 import msgspec
 import typer
 
-from carpet.core import GAMES, HINT, RESTART, UNDO, Session, __version__, parse_deal
+from carpet.core import GAMES, HINT, RESTART, UNDO, IllegalAction, Session, __version__, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.core.game import FIRST_ACTION, PLAYING, WON
 from carpet.formats import check, encode, new_header, record
@@ -86,6 +86,9 @@ def random_game(variant, deal_number: int, events: int, rng: random.Random) -> S
 class _OldSession:
     """Session.act and _undo as they were: a snapshot before every action, events as tuples."""
 
+    __slots__ = ("variant", "deal", "state", "_initial", "events", "moves", "bonus", "clock_ms",
+                 "earlier_attempts_ms", "_history")
+
     def __init__(self, variant, deal) -> None:
         self.variant, self.deal = variant, deal
         self.state = variant.new_state(deal)
@@ -95,7 +98,6 @@ class _OldSession:
         self._history: list = []
 
     def act(self, action: int, clock_ms: int) -> None:
-        from carpet.core import IllegalAction
         if clock_ms < self.clock_ms:
             raise IllegalAction("clock reading before the previous one")
         state = self.state
@@ -196,8 +198,9 @@ def _old_reader():
         session = _OldSession(variant, parse_deal(header.deal))
         if session.state.digest() != header.layout:
             raise ValueError("layout")
+        act = session.act
         for action, clock in events:
-            session.act(action, clock)
+            act(action, clock)
         state = session.state
         found = (state.status, state.score + session.bonus, session.moves, state.redeals_left, session.clock_ms,
                  state.digest())
