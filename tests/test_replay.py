@@ -84,3 +84,35 @@ def test_replay_prefix_and_verify_agree(game):
             assert observe(checked) == observe(session)
             assert digest_text(replay(back, 10), version) == digest_text(Session.replay(
                 session.variant, session.deal, list(session.events)[:10]), version)
+
+
+def test_every_reader_goes_through_the_one_replay(tmp_path, monkeypatch):
+    """verify, show (--at), moves, replay and export never step a Session event by event."""
+    from clitools import run as cli
+
+    from importlib import import_module
+
+    from carpet.core import session as session_module
+    replay_module = import_module("carpet.formats.replay")  # the module, not formats.replay the function
+
+    path = tmp_path / "g.carpet"
+    assert cli("new", "carpet", "2", "-o", path).exit_code == 0
+    assert cli("play", path, "turn", "turn", "undo", "hint", "-q").exit_code == 0
+    calls = []
+    original = replay_module.run
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    def refused(self, action, clock_ms):
+        raise AssertionError("a reader stepped a Session")
+
+    monkeypatch.setattr(session_module.Session, "act", refused)
+    monkeypatch.setattr("carpet.formats.log.run", counted)
+    for command in (["verify", path], ["show", path, "--json"], ["show", path, "--at", "2", "--json"],
+                    ["moves", path], ["replay", path, "--json"], ["export", path, "-o", tmp_path / "g.txt"]):
+        calls.clear()
+        r = cli(*command)
+        assert r.exit_code == 0, (command, r.stderr, r.exception)
+        assert calls, command
