@@ -643,8 +643,17 @@ def reseal(log: Log) -> Log:
 
 
 # --- bytes ---------------------------------------------------------------------------
+_SPACE = re.compile(rb"\s*")
+
+
+def _first(data: bytes, n: int) -> bytes:
+    """The first n bytes after leading whitespace (without copying a large file)."""
+    start = _SPACE.match(data).end()
+    return data[start:start + n]
+
+
 def is_json(data: bytes) -> bool:
-    return data.lstrip()[:1] == b"{"
+    return _first(data, 1) == b"{"
 
 
 #: the first bytes of the text form (formats/text.py)
@@ -652,7 +661,7 @@ TEXT_TAG = b'[Format "carpet-log"]'
 
 
 def is_text(data: bytes) -> bool:
-    return data.lstrip()[:len(TEXT_TAG)] == TEXT_TAG
+    return _first(data, len(TEXT_TAG)) == TEXT_TAG
 
 
 def _as_events(events) -> Events:
@@ -735,7 +744,7 @@ def decode(data: bytes) -> Log:
     it (formats/replay.py) and refuses an action that cannot be played there; the
     replay is kept for :func:`verify`.
     """
-    if not data.strip():
+    if not _first(data, 1):
         raise _bad("empty file, not a carpet log")
     if is_text(data):
         from .text import decode_text

@@ -19,10 +19,7 @@ from array import array
 from carpet.core import CarpetError, GAMES, get_game
 from carpet.core.session import Events
 
-from .log import FORMAT, Header, Log, LogError, Summary, verify
-
-#: the first bytes of a text-form log: how a reader tells it from the other forms
-TAG = b'[Format "carpet-log"]'
+from .log import FORMAT, TEXT_TAG as TAG, Header, Log, LogError, Summary, is_text, verify  # noqa: F401
 
 #: tag name -> (part, field, kind); in this order, all required
 TAGS = (
@@ -39,10 +36,6 @@ _TAG_LINE = re.compile(r'\[([A-Za-z]+) "((?:[^"\\]|\\.)*)"\]\s*$')
 _SECONDS = re.compile(r"-?(0|[1-9][0-9]*)\.[0-9]{3}")
 _TOKEN_OR_NEWLINE = re.compile(r"[^\s]+|\n")
 _NUMBER = re.compile(r"[1-9][0-9]*\.")
-
-
-def is_text(data: bytes) -> bool:
-    return data.lstrip()[:len(TAG)] == TAG
 
 
 def _seconds(ms: int) -> str:
