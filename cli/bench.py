@@ -291,12 +291,22 @@ def startup(log_path: Path, runs: int) -> dict:
 _MEMORY_PROBE = """
 import resource, sys, time, tracemalloc
 from carpet.formats import check
+
+
+def peak_rss():  # this process's own peak (ru_maxrss may carry the parent's across fork and exec)
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) * 1024
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 data = open(sys.argv[1], "rb").read()
-rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+rss = peak_rss()
 t = time.process_time()
 log, session = check(data)
 t = time.process_time() - t
-rss = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss) * 1024
+rss = peak_rss() - rss
 events = len(log.events)
 peak = -1
 if events <= 300_000:  # tracemalloc is exact but slow
@@ -304,13 +314,13 @@ if events <= 300_000:  # tracemalloc is exact but slow
     tracemalloc.start()
     check(data)
     peak = tracemalloc.get_traced_memory()[1]
-print(events, peak if peak >= 0 else rss, t, len(data), "tracemalloc" if peak >= 0 else "ru_maxrss")
+print(events, peak if peak >= 0 else rss, t, len(data), "tracemalloc" if peak >= 0 else "peak-RSS")
 """
 
 
 def memory(redeals: int, tmp: Path) -> dict:
     """Peak memory of verify above what the process held with the file read in, per event, on
-    redeals never taken back (tracemalloc up to 300,000 events, the peak RSS beyond); its CPU time."""
+    redeals never taken back (tracemalloc up to 300,000 events, the process's peak RSS beyond); its CPU time."""
     from array import array
 
     from carpet.formats.replay import run
