@@ -36,6 +36,7 @@ COMMANDS = {
     "replay": "show:replay_",
     "verify": "verify:verify_",
     "export": "verify:export",
+    "import": "verify:import_",
     "survey": "survey:survey",
     "autoplay": "autoplay:autoplay",
     "bench": "bench:bench",

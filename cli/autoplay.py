@@ -46,12 +46,13 @@ def autoplay(game: GameId,
         variant, deal_ = game_and_deal(game, number if number is not None else clock.fresh_deal_number())
         session = Session(variant, deal_)
         created = clock.now_iso()
-        started = clock.created_ms(created)
-        taken = play_out(session, limit, lambda: clock.attempt_ms(session, started))
+        readings = clock.Clock(clock.created_ms(created))
+        taken = play_out(session, limit, lambda: readings.read(session))
         if session.status == "playing":
             why = "its action limit" if taken >= limit else "a position it had seen (it would go round in circles)"
             say(f"the built-in player stopped at {why}; the game goes on")
         if output is not None:
-            write_new(output, record(session, new_header(session, created=created, tool=TOOL)), force)
+            write_new(output, record(session, new_header(session, created=created, tool=TOOL),
+                                     clock_jumps=readings.jumps, clock_skipped_ms=readings.skipped_ms), force)
         report(session, as_json, **({"file": str(output)} if output else {}))
     guard(run)

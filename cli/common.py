@@ -13,14 +13,14 @@ from typing import Annotated, Callable, Optional
 import typer
 
 from carpet.core import GAMES, CarpetError, IllegalAction, Session, __version__, get_game, parse_deal
-from carpet.formats import LogError, position_document, read_log, verify
+from carpet.formats import LogError, position_document
 
 OK, FAILED, UNUSABLE = 0, 1, 2
 TOOL = f"carpet {__version__}"
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
-LogFile = Annotated[Path, typer.Argument(help="A game log (binary, or JSON when it ends in .json).",
-                                         show_default=False)]
+LogFile = Annotated[Path, typer.Argument(help="A recorded game: binary (.carpet), JSON (.carpet.json) or text "
+                                              "(.carpet.txt); told apart by what it holds.", show_default=False)]
 
 
 def _game_ids(incomplete: str) -> list[str]:
@@ -66,7 +66,7 @@ def draw(session: Session, caption: str | None = None) -> None:
 
 
 def report(session: Session, as_json: bool, svg: Path | None = None, note: str = "", **extra) -> None:
-    """The position: as its JSON object (formats/report.py), or drawn (on the terminal, or as SVG to ``svg``)."""
+    """The position: as the JSON document of docs/format.md, or drawn (on the terminal, or as SVG to ``svg``)."""
     if svg is not None:
         write_svg(svg, session, note)
     if as_json:
@@ -119,11 +119,17 @@ def guard(run: Callable[[], int | None]) -> None:
 
 
 # --- reading ---------------------------------------------------------------------------
-def load(path: Path) -> tuple:
-    """Read and fully verify a log: a log that does not verify is never played on."""
+def load(path: Path, *, for_play: bool = False) -> tuple:
+    """Read and fully verify a log: a log that does not verify is never played on.
+
+    ``for_play`` keeps every position an undo could take back (the one replay saves
+    only those a later undo in the log needs, formats/replay.py).
+    """
+    from carpet.formats import check
+    from carpet.formats.files import read_bytes
+
     try:
-        log = read_log(path)
-        return log, verify(log)
+        return check(read_bytes(path), keep_history=for_play)
     except CarpetError as exc:
         raise fail(path, exc) from None
 
@@ -137,11 +143,18 @@ def game_and_deal(game: str, number: str | None):
     return variant, deal
 
 
+def form_of(path: Path) -> str:
+    """The form a file is written in, by its name (docs/format.md, "File names")."""
+    name = path.name.lower()
+    return "json" if name.endswith(".json") else "text" if name.endswith(".txt") else "binary"
+
+
 def write_new(path: Path, log, force: bool) -> None:
-    """Write a new log to ``path``; never over an existing file unless ``force``."""
-    from carpet.formats import write_log
+    """Write a new log to ``path`` in the form its name says; never over an existing file unless ``force``."""
+    from carpet.formats import to_bytes
+    from carpet.formats.files import write_atomic
 
     try:
-        write_log(path, log, overwrite=force)
+        write_atomic(path, to_bytes(log, form=form_of(path)), overwrite=force)
     except CarpetError as exc:
         raise fail(path, exc) from None

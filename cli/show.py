@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated, Optional
 
 import typer
@@ -41,7 +42,8 @@ def moves(file: LogFile, as_json: JsonFlag = False) -> None:
         _, session = load(file)
         texts = [session.variant.text(a) for a in session.legal_actions()]
         if as_json:
-            print_json({"actions": texts, "undo": session.can_undo(), "status": session.status})
+            from carpet.formats.documents import Moves
+            print_json(Moves(actions=texts, undo=session.can_undo(), status=session.status))
         elif texts:
             print(" ".join(texts))
         else:
@@ -58,27 +60,59 @@ def replay_(file: LogFile,
     def run():
         import time
 
+        import msgspec
+
+        from carpet.formats.documents import Frame
+
         log, _ = load(file)
         last = len(log.events) if to is None else min(to, len(log.events))
-        session = Session(get_game(log.header.game), parse_deal(log.header.deal))
-        text = session.variant.text
-        frames = []
+        text = get_game(log.header.game).text
         out = None if as_json else console()
         animate = out is not None and delay > 0 and out.is_terminal
-        for i in range(last + 1):
-            action = None
-            if i:
-                session.act(*log.events[i - 1])
-                action = text(log.events[i - 1][0])
+        encoder = msgspec.json.Encoder()
+        if as_json:  # one document, written frame by frame: memory stays that of one position
+            sys.stdout.write('{"file":' + encoder.encode(str(file)).decode() + ',"frames":[')
+
+        def show_frame(session, i: int, action) -> None:
+            caption = "the deal" if i < 0 else f"event {i + 1}: {text(action)}"
             if as_json:
-                frames.append({"event": i, "action": action, "position": position_document(session)})
-                continue
+                frame = Frame(event=i + 1, action=None if i < 0 else text(action),
+                              position=position_document(session, ) if i < 0 else _position(session, i))
+                sys.stdout.write(("," if i >= 0 else "") + encoder.encode(frame).decode())
+                return
             from .draw import position
             if animate:
                 out.clear()
-            out.print(position(session, "the deal" if i == 0 else f"event {i}: {action}"))
-            if delay and i < last:
+            out.print(position(session, caption))
+            if delay and i + 1 < last:
                 time.sleep(delay)
+
+        def _position(session, i):
+            session.clock_ms = log.events.clocks[i]  # the reading of this event (0 after a restart)
+            if log.events.actions[i] == 2:
+                session.clock_ms = 0
+            return position_document(session)
+
+        first = Session(get_game(log.header.game), parse_deal(log.header.deal))
+        first.events = log.events[:0]
+        show_frame(first, -1, None)
+        if last:
+            def step(session, i, action):
+                session.events = _Count(i + 1)
+                show_frame(session, i, action)
+            replay(log, last, step=step)
         if as_json:
-            print_json({"file": str(file), "frames": frames})
+            sys.stdout.write("]}\n")
     guard(run)
+
+
+class _Count:
+    """Stands in for a session's events where only their number is read (a frame's ``events``)."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n

@@ -18,7 +18,7 @@ Actions (numbered from FIRST_ACTION, the same in every position)::
 ``carpet-auto`` has no fill actions and ``carpet-foster`` no stock fills: those
 indexes are holes in their index spaces (``valid_index``).
 
-The separator is ``>``, as in the grid family's ``7H>b5`` (docs/rules.md); ``-`` is
+The separator is ``>``, as in the grid family's ``7H>b5`` (docs/format.md, "Notation"); ``-`` is
 read the same way, since in a shell ``>`` needs quoting (``carpet play g.log b3>F``
 would write a file named F).  Input also takes a card for its place: ``7H>F`` (the
 click), ``9C>b3`` (a fill with the waste top), ``s>w`` (turn).
@@ -26,7 +26,6 @@ click), ``9C>b3`` (a fill with the waste top), ``s>w`` (turn).
 
 from __future__ import annotations
 
-import textwrap
 
 from .cards import ACE, SUITS, code, parse_face
 from .errors import BadAction, IllegalAction
@@ -52,6 +51,7 @@ def cell_name(cell: int) -> str:
 
 
 CELL_NAMES = tuple(cell_name(c) for c in range(CELLS))
+_PLUS_ONE = tuple(range(1, 53)) + (0,)  # card id + 1; EMPTY (-1) -> 0, for position_bytes
 _CELL_BY_NAME = {name: c for c, name in enumerate(CELL_NAMES)}
 
 
@@ -163,6 +163,9 @@ class CarpetState(State):
             self.status = PLAYING
         else:
             self.status = LOST
+
+    def update_won(self) -> None:
+        self.status = WON if sum(self.found) == 52 else PLAYING
 
     def _settle(self) -> None:
         """After the deal and after every action: foster's phase 2 starts by itself; status."""
@@ -331,7 +334,7 @@ class CarpetState(State):
 
     def position_bytes(self) -> bytes:
         stock = self.stock[self.drawn:]
-        return (bytes(c + 1 for c in self.cells) + bytes(self.found)
+        return (bytes(map(_PLUS_ONE.__getitem__, self.cells)) + bytes(self.found)
                 + bytes((self.phase, len(stock))) + bytes(stock)
                 + bytes((len(self.waste),)) + bytes(self.waste))
 
@@ -350,7 +353,7 @@ class CarpetVariant(Variant):
     redeals = 0
     words = {"turn": TURN}
 
-    def __init__(self, id: str, *, source: str, summary: str, rules: str, foster: bool = False,
+    def __init__(self, id: str, *, source: str, summary: str, rules, foster: bool = False,
                  auto_fill: bool = False) -> None:
         super().__init__(id, source=source, summary=summary, rules=rules)
         self.foster = foster
@@ -555,6 +558,8 @@ _HINT = ("Hint: the simple player's choice - a card to its foundation (the first
 
 
 def _paragraphs(*texts: str) -> str:
+    import textwrap  # only when the rules are asked for
+
     return "\n\n".join(textwrap.fill(text, 90) for text in texts) + "\n"
 
 
@@ -589,12 +594,12 @@ VARIANTS = (
     CarpetVariant("carpet", source="000",
                   summary="4x5 carpet, aces on foundations, gaps filled by the player from waste "
                           "(stock if waste empty)",
-                  rules=_carpet_rules("carpet")),
+                  rules=lambda v: _carpet_rules("carpet")),
     CarpetVariant("carpet-auto", source="002", auto_fill=True,
                   summary="as carpet, but a gap is filled at once, automatically (Aisleriot)",
-                  rules=_carpet_rules("auto")),
+                  rules=lambda v: _carpet_rules("auto")),
     CarpetVariant("carpet-foster", source="000 variant", foster=True,
                   summary="aces stay in the deck; holes filled from the stock until stuck, "
                           "then only from an extra pile",
-                  rules=_carpet_rules("foster")),
+                  rules=lambda v: _carpet_rules("foster")),
 )

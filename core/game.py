@@ -13,7 +13,10 @@ so that a log stores one number per action.  0..2 are the session's own
 
 from __future__ import annotations
 
-import hashlib
+try:  # the C module hashlib wraps: a digest without loading OpenSSL (start-up, docs/format.md)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover
+    from hashlib import blake2b
 from typing import Callable, ClassVar
 
 from .errors import BadAction, IllegalAction
@@ -57,8 +60,19 @@ class State:
         """Recompute ``status`` from the position (after a restore changed the redeal count)."""
         raise NotImplementedError
 
+    def update_won(self) -> None:
+        """The cheap half of :meth:`update_status`: ``status`` becomes WON or PLAYING, never LOST.
+
+        A replay that needs the full status only at some events (formats/replay.py) runs
+        the variant's ``apply`` with this in place of ``update_status``; legality never
+        depends on LOST (a lost position simply has no legal action).  The default is
+        the full check.
+        """
+        self.update_status()
+
     def layout(self) -> dict:
-        """The position as the ``layout`` of its JSON object (card codes, None for empty)."""
+        """The position as the ``layout`` object of docs/format.md ("Documents the CLI prints"): card
+        codes, None for empty."""
         raise NotImplementedError
 
     def position_bytes(self) -> bytes:
@@ -89,7 +103,7 @@ class State:
 
 
 def position_digest(game_id: str, position: bytes) -> str:
-    return hashlib.blake2b(game_id.encode() + b"\0" + position, digest_size=8).hexdigest()
+    return blake2b(game_id.encode() + b"\0" + position, digest_size=8).hexdigest()
 
 
 class Variant:

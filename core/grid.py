@@ -489,6 +489,9 @@ class GridState(State):
     def all_cards(self) -> list[int]:
         return [c for c in self.cells if c != EMPTY]
 
+    def update_won(self) -> None:
+        self.status = WON if sum(self.prefix) == self.variant.finished else PLAYING
+
 
 class GridVariant(Variant):
     """One grid game: its board and the rules that differ between the games (see the module)."""

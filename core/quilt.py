@@ -17,7 +17,6 @@ canonical order of :meth:`QuiltState.legal_actions`.
 
 from __future__ import annotations
 
-import textwrap
 
 from .cards import CODES, SUITS, code, parse_face
 from .errors import BadAction, IllegalAction
@@ -491,10 +490,13 @@ class QuiltState(State):
     def update_status(self) -> None:
         if self.on_found == DECK_CARDS:
             self.status = WON
-        elif self.has_action():
+        elif self.has_action():  # cheap where it can be: a stock to turn decides at once
             self.status = PLAYING
         else:
             self.status = LOST
+
+    def update_won(self) -> None:
+        self.status = WON if self.on_found == DECK_CARDS else PLAYING
 
     # --- playing --------------------------------------------------------------------------
     def apply(self, action: int) -> None:
@@ -536,15 +538,7 @@ class QuiltState(State):
                 else:
                     k = target - TO_RESERVE
                     self.reserves[k] += (card,)
-        # status, cheaply: a card left the quilt or stock, or went to a foundation
-        if self.on_found == DECK_CARDS:
-            self.status = WON
-        elif self.variant.has_reserves:
-            self.status = PLAYING if self._reserve_game_has_action() else LOST
-        elif self.stock:
-            self.status = PLAYING  # a turn is always possible
-        else:
-            self.update_status()
+        self.update_status()
 
     def _take(self, source: int) -> int:
         if source < CELLS:
@@ -712,12 +706,11 @@ class QuiltVariant(Variant):
     action_count = ACTION_COUNT
 
     def __init__(self, id: str, *, source: str, summary: str, redeals: int, has_reserves: bool) -> None:
-        super().__init__(id, source=source, summary=summary, rules="")
+        super().__init__(id, source=source, summary=summary, rules=_quilt_rules)
         self.redeals = redeals
         self.has_reserves = has_reserves
         self.words = {} if has_reserves else {"turn": TURN, "redeal": REDEAL}
         self.kinds = self._kinds()
-        self.rules = _quilt_rules(self)
 
     def _kinds(self) -> list[int]:
         kinds = [0] * ACTION_COUNT
@@ -855,6 +848,8 @@ def _kind(source: int, target: int, has_reserves: bool) -> int:
 
 def _wrap(paragraphs: list[str]) -> str:
     """Paragraphs (a leading "- " makes a list item) wrapped to 90 columns."""
+    import textwrap  # only when the rules are asked for
+
     out = []
     for text in paragraphs:
         if text.startswith("- "):

@@ -12,7 +12,7 @@ import contextlib
 import os
 from pathlib import Path
 
-from .log import Log, LogError, decode, encode
+from .log import Log, LogError, decode, to_bytes
 
 try:
     import fcntl
@@ -23,7 +23,7 @@ MAX_LOG_BYTES = 256 * 1024 * 1024
 
 
 def wants_json(path: Path) -> bool:
-    return path.suffix.lower() == ".json"
+    return path.suffix.lower() == ".json"  # *.carpet.json and any *.json (docs/format.md, "File names")
 
 
 def read_bytes(path: Path) -> bytes:
@@ -86,8 +86,9 @@ def _remove(path: Path) -> None:
         os.unlink(path)
 
 
-def write_log(path: Path, log: Log, *, overwrite: bool = True) -> None:
-    write_atomic(path, encode(log, as_json=wants_json(path)), overwrite=overwrite)
+def write_log(path: Path, log: Log, *, overwrite: bool = True, form: str | None = None) -> None:
+    """Write ``log`` in ``form`` (binary, json, text), by default the one the name says."""
+    write_atomic(path, to_bytes(log, form=form or ("json" if wants_json(path) else "binary")), overwrite=overwrite)
 
 
 @contextlib.contextmanager

@@ -15,7 +15,7 @@ from conftest import ROOT
 
 FIXTURES = ROOT / "fixtures"
 MANIFEST = list(csv.DictReader((FIXTURES / "manifest.tsv").open(encoding="utf-8"), delimiter="\t"))
-FILES = sorted(p for p in FIXTURES.iterdir() if p.suffix in (".log", ".json"))
+FILES = sorted(p for p in FIXTURES.iterdir() if p.suffix in (".log", ".json", ".carpet"))
 
 
 def test_manifest_lists_every_fixture():
@@ -41,6 +41,19 @@ def test_pytest_runs_every_fixture_as_a_game_of_its_own():
                             cwd=ROOT, capture_output=True, text=True)
     games = [line for line in result.stdout.splitlines() if line.startswith("fixtures/")]
     assert games == [f"fixtures/{row['file']}::{row['file']}" for row in sorted(MANIFEST, key=lambda r: r["file"])]
+
+
+#: the games that had fixtures when format version 2 came: each keeps version-1 fixtures and has version-2 ones
+FIRST_GAMES = {"kovrik", "kovrik-hard", "kovrik-shuffle", "kovrik-shuffle-2", "carpet", "carpet-auto",
+               "carpet-foster", "crazy-quilt", "indian-carpet", "persian-carpet"}
+
+
+def test_every_game_has_version_1_and_version_2_fixtures_in_both_forms():
+    versions = {(row["game"], row["format"]) for row in MANIFEST}
+    assert FIRST_GAMES <= {game for game, version in versions if version == "2"}
+    assert FIRST_GAMES <= {game for game, version in versions if version == "1"}
+    assert any(row["file"].endswith(".carpet.json") for row in MANIFEST)
+    assert any(row["file"].endswith(".json") and row["format"] == "1" for row in MANIFEST)
 
 
 def test_fixtures_are_reproducible_from_their_recipes():

@@ -230,7 +230,7 @@ def test_cell_names_round_trip():
 
 
 def test_dash_is_read_as_the_separator():
-    """Canonical is 7H>b5 (docs/rules.md); 7H-b5 needs no quoting in a shell and means the same."""
+    """Canonical is 7H>b5 (docs/format.md); 7H-b5 needs no quoting in a shell and means the same."""
     st = grid("kovrik", BASIC)
     v = st.variant
     for action in st.legal_actions():

@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,7 +27,7 @@ quick = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCh
 
 
 def _json(session: Session) -> dict:
-    return json.loads(json.dumps(position_document(session)))
+    return msgspec.to_builtins(position_document(session))
 
 
 @pytest.mark.parametrize("game", ALL)
@@ -126,7 +127,7 @@ def _page_parts(page: bytes) -> tuple[str, dict]:
                                   "persian-carpet-won.log"])
 def test_a_130_event_game_makes_a_page_under_200_kb(name):
     log = read_log(ROOT / "fixtures" / name)
-    events = log.events[:130]
+    events = list(log.events[:130])
     if len(events) < 130:  # extend with the game's own further play: hints are always legal
         events = events + [(0, events[-1][1] + 1000 * i) for i in range(1, 131 - len(events))]
     session = replay(log, 0)
