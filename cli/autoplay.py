@@ -11,8 +11,8 @@ from carpet.core import Session, parse_deal
 from carpet.formats import new_header, record
 
 from . import clock
-from .common import (TOOL, UNUSABLE, Failure, Force, GameId, JsonFlag, game_and_deal, guard, print_json,
-                     report, say, write_new)
+from .common import (TOOL, Force, GameId, JsonFlag, deal_range, game_and_deal, guard, print_json, report, say,
+                     write_new)
 
 
 def autoplay(game: GameId,
@@ -31,11 +31,7 @@ def autoplay(game: GameId,
     def run():
         if deals is not None:
             variant, _ = game_and_deal(game, None)
-            try:
-                first, _, last = deals.partition("-")
-                numbers = range(int(first), int(last or first) + 1)
-            except ValueError:
-                raise Failure(f"carpet: --deals {deals!r}: use a range like 1-1000", UNUSABLE) from None
+            numbers = deal_range("--deals", deals)
             won = 0
             for n in numbers:
                 session = Session(variant, parse_deal(str(n)))

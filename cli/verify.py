@@ -11,7 +11,7 @@ from carpet.core import CarpetError
 from carpet.formats import read_log, verify
 from carpet.formats.files import wants_json
 
-from .common import OK, Force, JsonFlag, LogFile, error, fail, guard, load, print_json, say, write_new
+from .common import OK, Force, JsonFlag, LogFile, error, fail, guard, load, print_json, say, settle, write_new
 
 
 def verify_(files: Annotated[list[Path], typer.Argument(help="Logs to check.", show_default=False)],
@@ -30,6 +30,7 @@ def verify_(files: Annotated[list[Path], typer.Argument(help="Logs to check.", s
             failure = fail(path, exc)
             entry["error"] = str(exc)
             code = max(code, failure.code)
+            settle(code)
             if not as_json:
                 error(f"FAIL {path}: {exc}")
         else:
