@@ -11,8 +11,8 @@ from carpet.core import Session, parse_deal
 from carpet.formats import new_header, record
 
 from . import clock
-from .common import (TOOL, Force, GameId, JsonFlag, deal_range, game_and_deal, guard, print_json, report, say,
-                     write_new)
+from .common import (TOOL, Force, GameId, JsonFlag, check_output, deal_range, game_and_deal, guard, print_json,
+                     report, say, write_new)
 
 
 def autoplay(game: GameId,
@@ -45,6 +45,8 @@ def autoplay(game: GameId,
                 print(f"{variant.id}: won {won} of {len(numbers)} deals ({100 * doc['win_rate']:.1f}%)")
             return
         variant, deal_ = game_and_deal(game, number if number is not None else clock.fresh_deal_number())
+        if output is not None:
+            check_output(output, force)
         session = Session(variant, deal_)
         created = clock.now_iso()
         started = clock.created_ms(created)

@@ -145,6 +145,16 @@ def write_new(path: Path, log, force: bool) -> None:
         raise fail(path, exc) from None
 
 
+def check_output(path: Path, force: bool) -> None:
+    """Fail now, before the work, if a new log could not be written to ``path`` (exists, not a file, ...)."""
+    from carpet.formats.files import check_target
+
+    try:
+        check_target(path, overwrite=force)
+    except CarpetError as exc:
+        raise fail(path, exc) from None
+
+
 @contextlib.contextmanager
 def writing(recorded: str):
     """Write a file under this: Ctrl-C waits until the write is whole or undone, then says ``recorded`` if it was."""

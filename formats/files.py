@@ -121,10 +121,10 @@ def temp_prefix(name: str) -> str:
     return f".{name[:_NAME_IN_TEMP]}.carpet-"
 
 
-def write_atomic(path: Path, data: bytes, *, overwrite: bool = True) -> None:
-    """Write ``data`` to ``path`` whole or not at all.  With overwrite=False an existing file wins.
+def check_target(path: Path, *, overwrite: bool = True) -> tuple[Path, os.stat_result | None]:
+    """Where a write to ``path`` would land and what is there now; LogError if the write is to be refused.
 
-    A symlink is written through to its target; the target keeps its mode and owner.
+    Callers with work to do before writing ask first, so that they fail before the work.
     """
     target = target_of(path)
     try:
@@ -143,6 +143,15 @@ def write_atomic(path: Path, data: bytes, *, overwrite: bool = True) -> None:
         if not existing.st_mode & 0o222 or not os.access(target, os.W_OK):
             raise LogError(f"is read-only (mode {stat.S_IMODE(existing.st_mode):04o}); it was left as it was",
                            unreadable=True)
+    return target, existing
+
+
+def write_atomic(path: Path, data: bytes, *, overwrite: bool = True) -> None:
+    """Write ``data`` to ``path`` whole or not at all.  With overwrite=False an existing file wins.
+
+    A symlink is written through to its target; the target keeps its mode and owner.
+    """
+    target, existing = check_target(path, overwrite=overwrite)
     directory = target.parent if str(target.parent) else Path(".")
     remove_stale_temps(directory, target.name)
     tmp = directory / f"{temp_prefix(target.name)}{os.getpid()}-{secrets.token_hex(3)}.tmp"
@@ -194,8 +203,8 @@ def _take_over(fd: int, existing: os.stat_result | None) -> None:
         try:
             os.fchown(fd, existing.st_uid, existing.st_gid)
         except PermissionError:
-            raise LogError(f"belongs to user {existing.st_uid}, and a rewrite by this user would take it over; "
-                           f"it was left as it was", unreadable=True) from None
+            raise LogError(f"is owned by {existing.st_uid}:{existing.st_gid}, which a rewrite by this user could "
+                           f"not keep; it was left as it was", unreadable=True) from None
     os.fchmod(fd, stat.S_IMODE(existing.st_mode))  # after the chown, which may clear set-id bits
 
 

@@ -172,3 +172,9 @@ def test_a_closed_stdout_while_help_is_printed_is_quiet_too():
     p = subprocess.Popen([*CARPET, "play", "--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     p.stdout.close()
     assert (p.wait(timeout=30), p.stderr.read()) == (0, b"")
+
+
+def test_autoplay_refuses_its_output_before_it_plays(game):
+    # Found by the fuzz: the player's note, then "file exists" - two lines, and a game played for nothing.
+    result = run("autoplay", "kovrik", "-o", game)
+    assert "file exists" in one_line(result, 2) and result.stdout == ""

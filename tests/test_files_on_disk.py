@@ -130,7 +130,7 @@ def test_a_log_that_cannot_keep_its_owner_is_left_alone(game, monkeypatch):
     monkeypatch.setattr("carpet.formats.files.os.fstat", someone_elses)
     line = one_line(run("hint", game, "-q"), 2)
     monkeypatch.undo()
-    assert "belongs to user" in line and game.read_bytes() == before
+    assert "which a rewrite by this user could not keep" in line and game.read_bytes() == before
     assert temporaries(game.parent) == []
 
 # --- "a read-only (0444) log is rewritten anyway" --------------------------------------------------------
