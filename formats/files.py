@@ -159,7 +159,8 @@ def write_atomic(path: Path, data: bytes, *, overwrite: bool = True) -> None:
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_EXTRA, 0o600)
         if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)  # held until the rename: the mark of a live writer
+            with contextlib.suppress(OSError):  # no locks on this file system: the pid still marks us
+                fcntl.flock(fd, fcntl.LOCK_EX)  # held until the rename: the mark of a live writer
         _take_over(fd, existing)
         view = memoryview(data)
         while view:
@@ -314,6 +315,9 @@ def locked(path: Path):
             same = (mine.st_dev, mine.st_ino) == (now.st_dev, now.st_ino)
         except FileNotFoundError:
             same = False
+        except OSError as exc:  # a file system without locks (ENOLCK): better no play than a lost one
+            os.close(fd)
+            raise LogError(f"cannot lock it for writing: {exc.strerror or exc}", unreadable=True) from None
         except BaseException:
             os.close(fd)
             raise

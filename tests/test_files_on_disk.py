@@ -204,3 +204,14 @@ def test_a_log_with_two_names_is_not_played_on(game, tmp_path):
     assert game.read_bytes() == before and other.read_bytes() == before
     os.unlink(other)
     assert run("hint", game, "-q").exit_code == 0 and events(game) == 1
+
+
+def test_a_file_system_without_locks_is_one_line(game, monkeypatch):
+    import errno
+    import fcntl
+
+    def no_locks(fd, operation):
+        raise OSError(errno.ENOLCK, "No locks available")
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    assert "cannot lock it for writing: No locks available" in one_line(run("hint", game), 2)
+    assert run("new", "kovrik", "2", "-o", game.parent / "other.log").exit_code == 0  # a write needs no lock
