@@ -3,7 +3,7 @@
 A round starts a few worker processes on one log.  Each worker calls carpet's
 own entry point in a loop, ``carpet play LOG hint [hint [hint]] -q`` (1 to 3
 actions a command), and before and after each command prints a line to the
-parent: ``start K`` and ``done CODE``.  A command that printed ``done 0`` is
+parent, on a pipe of their own: ``start K`` and ``done CODE``.  A command that printed ``done 0`` is
 acknowledged: the user was told it is recorded.  At a random moment every
 worker is killed with SIGKILL, wherever it is: starting up, waiting for the
 lock, replaying, writing the temporary file, renaming it.
@@ -44,22 +44,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 WORKER = """
-import random, sys
+import os, random, sys
 from carpet.cli.app import app
 import carpet.cli.play  # loaded before the clock starts: the kills fall among the commands, not the imports
-log, rng = sys.argv[1], random.Random(int(sys.argv[2]))
-print("ready", flush=True)
+log, rng, report = sys.argv[1], random.Random(int(sys.argv[2])), int(sys.argv[3])
+say = lambda line: os.write(report, line.encode() + b"\\n")  # one write of a few bytes: a kill cannot cut it
+sys.stdout = open(os.devnull, "w")  # what play prints is not the parent's business
+say("ready")
 while True:
     k = rng.randint(1, 3)
-    print("start", k, flush=True)
+    say(f"start {k}")
     try:
         app(["play", log, *["hint"] * k, "-q"])
         code = 0
     except SystemExit as exc:
         code = exc.code
-    print("done", code, flush=True)
+    say(f"done {code}")
 """
-
 
 @dataclass
 class Figures:
@@ -118,23 +119,31 @@ def run(kills: int, *, workers: int = 2, seed: int = 0, fresh: int = 40, window:
                 figures.logs += 1
                 before = 0
             figures.rounds += 1
-            procs = [subprocess.Popen([sys.executable, "-c", WORKER, str(path), str(rng.randrange(2**32))],
-                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-                     for _ in range(workers)]
-            for p in procs:
-                p.stdout.readline()  # "ready"
+            procs, reports = [], []
+            for _ in range(workers):
+                read, write = os.pipe()
+                procs.append(subprocess.Popen([sys.executable, "-c", WORKER, str(path), str(rng.randrange(2**32)),
+                                               str(write)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                              pass_fds=(write,)))
+                os.close(write)
+                reports.append(os.fdopen(read, "rb"))
+            for report in reports:
+                report.readline()  # "ready"
             time.sleep(rng.uniform(*window))
             for p in procs:
                 p.send_signal(signal.SIGKILL)
             acked = in_flight = 0
-            for p in procs:
-                out = p.communicate()[0].decode().split("\n")
+            for p, report in zip(procs, reports):
                 p.wait()
+                out = report.read().decode().split("\n")
+                report.close()
                 figures.kills += 1
                 pending = None
                 for line in out:
                     word, _, value = line.partition(" ")
-                    if word == "start":
+                    if word == "start" and not value.isdigit():
+                        figures.failures.append(f"round {figures.rounds}: a worker said {line!r}: {out[-12:]}")
+                    elif word == "start":
                         pending = int(value)
                     elif word == "done":
                         if value == "0":
