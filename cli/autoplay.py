@@ -8,11 +8,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from carpet.core import Session, parse_deal
+from carpet.core import Session
 from carpet.formats import new_header, record
 
 from . import clock
-from .common import (TOOL, UNUSABLE, Failure, Force, GameId, JsonFlag, game_and_deal, guard, print_json,
+from .common import (TOOL, UNUSABLE, Failure, Force, GameId, JsonFlag, check_output, game_and_deal, guard,
                      report, say, write_new)
 
 
@@ -44,6 +44,8 @@ def autoplay(game: GameId,
             show(tally, identity, as_json=as_json, html=None)
             return
         variant, deal_ = game_and_deal(game, number if number is not None else clock.fresh_deal_number())
+        if output is not None:
+            check_output(output, force)
         session = Session(variant, deal_)
         created = clock.now_iso()
         readings = clock.Clock(clock.created_ms(created))

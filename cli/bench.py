@@ -22,7 +22,6 @@ on the machine moves both sides alike.
 
 from __future__ import annotations
 
-import os
 import random
 import statistics
 import subprocess

@@ -6,6 +6,8 @@ unusable file.  Every error is one line on stderr.
 
 from __future__ import annotations
 
+import contextlib
+import math
 import sys
 from pathlib import Path
 from typing import Annotated, Callable, Optional
@@ -14,6 +16,9 @@ import typer
 
 from carpet.core import GAMES, CarpetError, IllegalAction, Session, __version__, get_game, parse_deal
 from carpet.formats import LogError, position_document
+
+from . import outcome
+from .outcome import settle
 
 OK, FAILED, UNUSABLE = 0, 1, 2
 TOOL = f"carpet {__version__}"
@@ -39,20 +44,44 @@ SvgFile = Annotated[Optional[Path], typer.Option("--svg", metavar="FILE", show_d
 
 # --- output ----------------------------------------------------------------------------
 def error(line: str) -> None:
-    print(line, file=sys.stderr)
+    """An error: one line on stderr, echoed input cut to a readable length."""
+    _to_stderr(outcome.one_line(line))
 
 
 def say(text: str) -> None:
     """A note for people (not the command's result): on stderr, so stdout stays clean for scripts."""
-    print(text, file=sys.stderr)
+    _to_stderr(outcome.one_line(text))
+
+
+def _to_stderr(line: str) -> None:
+    if sys.stderr is not None:  # None when started with stderr closed
+        with contextlib.suppress(BrokenPipeError):
+            print(line, file=sys.stderr)
 
 
 def print_json(doc) -> None:
     import msgspec
 
+    try:
+        text = msgspec.json.encode(doc)
+    except UnicodeEncodeError:  # a file name with bytes that are not UTF-8: JSON shows them as U+FFFD
+        text = msgspec.json.encode(_valid_text(msgspec.to_builtins(doc)))
     from .terminal import json_for
 
-    sys.stdout.write(json_for(sys.stdout, msgspec.json.encode(doc).decode()) + "\n")
+    sys.stdout.write(json_for(sys.stdout, text.decode()) + "\n")
+
+
+def _valid_text(value):
+    if isinstance(value, str):
+        try:
+            return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "replace").decode()
+    if isinstance(value, dict):
+        return {_valid_text(k): _valid_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_valid_text(v) for v in value]
+    return value
 
 
 def console():
@@ -155,6 +184,35 @@ def write_new(path: Path, log, force: bool) -> None:
     from carpet.formats.files import write_atomic
 
     try:
-        write_atomic(path, to_bytes(log, form=form_of(path)), overwrite=force)
+        with writing(f"{path} was written"):
+            write_atomic(path, to_bytes(log, form=form_of(path)), overwrite=force)
     except CarpetError as exc:
         raise fail(path, exc) from None
+
+
+def check_output(path: Path, force: bool) -> None:
+    """Fail now, before the work, if a new log could not be written to ``path`` (exists, not a file, ...)."""
+    from carpet.formats.files import check_target
+
+    try:
+        check_target(path, overwrite=force)
+    except CarpetError as exc:
+        raise fail(path, exc) from None
+
+
+@contextlib.contextmanager
+def writing(recorded: str):
+    """Write a file under this: Ctrl-C waits until the write is whole or undone, then says ``recorded`` if it was."""
+    with outcome.interrupts_held():
+        yield
+        settle(recorded=recorded)
+
+
+# --- checking options ------------------------------------------------------------------
+def seconds(most: float):
+    """A Typer option callback: a number of seconds from 0 to ``most`` (nan and inf refused)."""
+    def check(value: float | None) -> float | None:
+        if value is not None and not (math.isfinite(value) and 0 <= value <= most):
+            raise typer.BadParameter(f"{value} is not a number of seconds from 0 to {most:g}")
+        return value
+    return check

@@ -14,7 +14,7 @@ from carpet.formats import LogError, locked, position_document, record, upgraded
 
 from . import clock
 from .common import (FAILED, OK, UNUSABLE, JsonFlag, LogFile, Quiet, draw, error, fail, guard, load,
-                     print_json)
+                     print_json, settle, writing)
 
 
 def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) -> int:
@@ -24,6 +24,7 @@ def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) ->
             session, applied, hints, code, message = _apply(file, actions)
     except LogError as exc:  # locking or writing failed: the log on disk is as it was
         raise fail(file, exc) from None
+    settle(code)
     if message:
         error(message)
     hint_texts = [None if h is None else session.variant.text(h) for h in hints]
@@ -62,9 +63,16 @@ def _apply(file: Path, actions: list[str]):
         if action == HINT:
             hints.append(session.hint())
     if recorded:
-        write_log(file, record(session, upgraded(log.header), clock_jumps=readings.jumps,
-                               clock_skipped_ms=readings.skipped_ms), form=form)
+        with writing(f"{file}: {_recorded(recorded, len(actions))}"):
+            write_log(file, record(session, upgraded(log.header), clock_jumps=readings.jumps,
+                                   clock_skipped_ms=readings.skipped_ms), form=form)
     return session, applied, hints, code, message
+
+
+def _recorded(recorded: int, given: int) -> str:
+    if recorded == given:
+        return f"all {given} actions given were recorded" if given > 1 else "the action was recorded"
+    return f"{recorded} of the {given} actions given were recorded, not the rest"
 
 
 def form_of_bytes(path: Path) -> str:
@@ -77,8 +85,8 @@ def form_of_bytes(path: Path) -> str:
 
 
 def _read_actions(actions: list[str]) -> list[str]:
-    if actions == ["-"]:
-        return sys.stdin.read().split()
+    if actions == ["-"]:  # bytes that are not UTF-8 become actions nobody knows, named in the error
+        return sys.stdin.buffer.read().decode("utf-8", "surrogateescape").split()
     return actions
 
 

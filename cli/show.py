@@ -10,7 +10,8 @@ import typer
 from carpet.core import Session, get_game, parse_deal
 from carpet.formats import position_document, replay
 
-from .common import UNUSABLE, Failure, JsonFlag, LogFile, SvgFile, console, guard, load, print_json, report, say
+from .common import (UNUSABLE, Failure, JsonFlag, LogFile, SvgFile, console, guard, load, print_json, report, say,
+                     seconds)
 
 
 def show(file: LogFile,
@@ -54,7 +55,7 @@ def moves(file: LogFile, as_json: JsonFlag = False) -> None:
 
 def replay_(file: LogFile,
             to: Annotated[Optional[int], typer.Option("--to", min=0, help="Stop after event N.")] = None,
-            delay: Annotated[float, typer.Option("--delay", min=0.0, help="Seconds between positions.")] = 0.0,
+            delay: Annotated[float, typer.Option("--delay", callback=seconds(3600), help="Seconds between positions.")] = 0.0,
             as_json: JsonFlag = False) -> None:
     """Re-enact the recorded game position by position."""
     def run():

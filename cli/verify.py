@@ -10,7 +10,8 @@ import typer
 from carpet.core import CarpetError
 from carpet.formats.documents import Export, Verify, VerifyResult
 
-from .common import OK, TOOL, Force, JsonFlag, LogFile, error, fail, form_of, guard, load, print_json, say, write_new
+from .common import (OK, TOOL, Force, JsonFlag, LogFile, error, fail, form_of, guard, load, print_json, say, settle,
+                     write_new)
 
 
 def verify_(files: Annotated[list[Path], typer.Argument(help="Recorded games to check, in any form.",
@@ -29,6 +30,7 @@ def verify_(files: Annotated[list[Path], typer.Argument(help="Recorded games to 
             failure = fail(path, exc)
             entry.error = str(exc)
             code = max(code, failure.code)
+            settle(code)
             if not as_json:
                 error(f"FAIL {path}: {exc}")
         else:

@@ -34,7 +34,7 @@ from typing import Annotated
 import msgspec
 
 from carpet.core import CarpetError, GAMES, Session, Variant, get_game, parse_deal
-from carpet.core.game import FIRST_ACTION, PLAYING, RESTART
+from carpet.core.game import FIRST_ACTION, RESTART
 from carpet.core.session import Events
 
 from . import codec as _codec

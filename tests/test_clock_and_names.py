@@ -1,8 +1,5 @@
 """The clock rule of docs/format.md ("The clock"), hints after the end, file names, the writer's check."""
 
-import json
-import os
-
 import msgspec
 import pytest
 from freezegun import freeze_time
@@ -11,7 +8,6 @@ from carpet.cli.clock import JUMP_MS, Clock
 from carpet.core import GAMES, HINT, Session, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.formats import LogError, check, decode, encode, new_header, record, verify, write_log
-from carpet.formats.files import read_bytes
 
 from clitools import doc, run
 
