@@ -17,3 +17,30 @@ def vectors():
 @pytest.fixture(scope="session")
 def pysol_orders():
     return json.loads((DATA / "pysol_orders.json").read_text())["orders"]
+
+
+# --- no test leaves a file in the repository ----------------------------------------------
+def _untracked() -> set[str] | None:
+    import subprocess
+
+    try:
+        listed = subprocess.run(["git", "ls-files", "--others", "--exclude-standard"], cwd=ROOT,
+                                capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return set(listed.stdout.split("\n")) if listed.returncode == 0 else None
+
+
+def pytest_sessionstart(session):
+    session.config._carpet_untracked = _untracked()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    before = getattr(session.config, "_carpet_untracked", None)
+    after = _untracked()
+    if before is None or after is None:
+        return  # not a git checkout: nothing to compare
+    left = sorted(after - before)
+    if left:
+        print(f"\ntests left {len(left)} new file(s) in the repository: {', '.join(left[:8])}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -209,7 +209,7 @@ def run_cli(ws: Workspace, args: list[str], stdin: bytes | None = None, real: bo
     if real and "\x00" not in "".join(args):
         ws.reset(ws.fuzzed_was)
         done = subprocess.run([sys.executable, "-m", "carpet.cli", *args], input=stdin or b"", capture_output=True,
-                              timeout=120, env={**os.environ, "COLUMNS": "100"})
+                              timeout=120, env={**os.environ, "COLUMNS": "100"}, cwd=ws.root)
         err = done.stderr.decode("utf-8", "replace")
         check_result(args, done.returncode, done.stdout.decode("utf-8", "replace"), err)
         ws.check()
@@ -377,7 +377,12 @@ def fuzz(kind: str, examples: int, *, seed: int | None = None, real_every: int =
 
         if seed is not None:
             one = hypothesis_seed(seed)(one)
-        one()
+        here = os.getcwd()
+        os.chdir(tmp)  # `carpet new GAME` without -o writes GAME-N.carpet here: never in the repository
+        try:
+            one()
+        finally:
+            os.chdir(here)
         return count[0]
 
 
