@@ -373,8 +373,19 @@ def pack_planes(codes, deltas) -> bytes:
     return bytes(out)
 
 
-def unpack_planes(r: _Reader, n: int) -> tuple[bytes | array, array]:
-    """Codes and clock deltas of n events, unpacked in bulk."""
+def _found(data: bytes, value: int) -> list[int]:
+    """The positions of ``value`` in ``data`` (a byte search: escapes are rare)."""
+    out = []
+    at = data.find(value)
+    while at >= 0:
+        out.append(at)
+        at = data.find(value, at + 1)
+    return out
+
+
+def unpack_planes(r: _Reader, n: int) -> tuple[bytes | list, array]:
+    """Codes and clock deltas of n events, unpacked in bulk: codes as bytes (a list where a
+    code escapes), deltas as an array; the escapes found by byte searches, not per event."""
     layout = r.take(1, "events")[0]
     if layout & 3 >= len(_CODE_WIDTHS) or layout >> 2 >= len(_HIGH_WIDTHS):
         raise _bad(f"corrupt log (unknown event layout {layout})")
@@ -384,21 +395,30 @@ def unpack_planes(r: _Reader, n: int) -> tuple[bytes | array, array]:
     else:
         codes = _nibbles(r.take((n + 1) // 2, "events"), n)
     low = r.take(n, "events")
+    both = bytearray(2 * n)
     if high_bits == 0:
-        deltas = _ints("H", low)
+        high = None
+        both[0 if _LITTLE else 1::2] = low
+        escaped = _found(low, 0xFF)
     else:
         high = _nibbles(r.take((n + 1) // 2, "events"), n) if high_bits == 4 else r.take(n, "events")
-        both = bytearray(2 * n)
         both[0::2], both[1::2] = (low, high) if _LITTLE else (high, low)
-        deltas = array("H")
-        deltas.frombytes(both)
-    code_max, delta_max = (1 << code_bits) - 1, (1 << (8 + high_bits)) - 1
-    if code_max in codes or delta_max in deltas:
-        codes, deltas = _ints("I", codes), _ints("q", deltas)
-        for i in range(n):
+        top = (1 << high_bits) - 1
+        escaped = [i for i in _found(high, top) if low[i] == 0xFF] if top in high else []
+    deltas = array("H")
+    deltas.frombytes(both)
+    code_max = (1 << code_bits) - 1
+    if code_max in codes or escaped:
+        code_at = _found(codes, code_max)
+        if code_at:
+            codes = list(codes)
+        if escaped:
+            deltas = array("q", deltas)
+        delta_at = set(escaped)
+        for i in sorted(delta_at.union(code_at)):  # in event order: an event's code, then its delta
             if codes[i] == code_max:
                 codes[i] = r.varint("event code")
-            if deltas[i] == delta_max:
+            if i in delta_at:
                 deltas[i] = r.varint("clock delta")
     return codes, deltas
 
@@ -760,15 +780,21 @@ def decode(data: bytes) -> Log:
     if not as_json and data[:1] in (b"\xc7", b"\xc8", b"\xc9"):
         log, variant, codes, deltas = _decode_v2_binary(data)
         items = codes
-        try:
-            clocks = clocks_of(items, deltas)
-        except OverflowError:
-            raise _bad("corrupt log (a clock reading beyond 2^40 ms)") from None
-        _check_clocks(items, clocks)
+        clocks = None
+        if deltas.typecode != "H" or len(items) * 0xFFFF > CLOCK_LIMIT:
+            # a delta escaped its plane (or the log is very long): the readings are worked out
+            # and bounded here; else no reading can pass the bound and they are summed when read
+            try:
+                clocks = clocks_of(items, deltas)
+            except OverflowError:
+                raise _bad("corrupt log (a clock reading beyond 2^40 ms)") from None
+            _check_clocks(items, clocks)
         session = _fresh(log.header, variant)
         try:
-            session, _ = run(session, items, clocks, from_codes=True)
+            session, _ = run(session, items, clocks, from_codes=True, deltas=deltas)
         except ReplayError as exc:
+            if clocks is None:
+                clocks = clocks_of(items, deltas)
             refused = _illegal(exc, variant, session)
             if exc.decoded is not None:  # what was played before it, for a report of the position there
                 before = exc.event - 1
@@ -779,7 +805,7 @@ def decode(data: bytes) -> Log:
                 refused.total = len(items)
             raise refused from None
         events = session.events
-        events.memo = (session, _ints("I", codes), True)  # the digest was checked on the bytes
+        events.memo = (session, codes, True)  # the digest was checked on the bytes
         return Log(header=log.header, events=events, summary=log.summary)
     try:
         peek = (_decoders.json_peek if as_json else _decoders.mp_peek).decode(data)

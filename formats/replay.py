@@ -89,15 +89,72 @@ def clocks_of(items, deltas) -> array:
     return clocks
 
 
-def _plain(state, items, decode, actions, variant, full_status, initial) -> tuple[int, int]:
+class DeltaEvents(Events):
+    """Events whose clock readings are summed from the clock deltas when first read.
+
+    What a version-2 binary log stores is each event's clock delta; verifying it needs
+    only the attempt's last reading and the earlier attempts' time (sums of deltas), so
+    the readings themselves are worked out (:func:`clocks_of`) only for a reader that asks.
+    """
+
+    __slots__ = ("deltas",)
+
+    def __init__(self, *, actions: array, deltas) -> None:
+        self.deltas = deltas
+        super().__init__(actions=actions, clocks=None)
+        _CLOCKS.__delete__(self)
+
+    @property
+    def clocks(self) -> array:
+        try:
+            return _CLOCKS.__get__(self)
+        except AttributeError:
+            clocks = clocks_of(self.actions, self.deltas)
+            _CLOCKS.__set__(self, clocks)
+            self.deltas = None
+            return clocks
+
+    @clocks.setter
+    def clocks(self, clocks: array) -> None:
+        _CLOCKS.__set__(self, clocks)
+
+
+_CLOCKS = Events.__dict__["clocks"]  # the slot DeltaEvents.clocks fills
+
+
+def delta_sums(items, deltas, n: int) -> tuple[int, int]:
+    """(the clock of the attempt at event n, the earlier attempts' time) from the clock deltas:
+    a restart's reading is the sum of its attempt's deltas, its own included."""
+    last, start = -1, 0
+    while True:
+        try:
+            last = items.index(RESTART, start, n)
+        except ValueError:
+            break
+        start = last + 1
+    earlier = sum(deltas[:last + 1]) if last >= 0 else 0
+    return (0 if last == n - 1 else sum(deltas[last + 1:n])), earlier
+
+
+def _plain(state, items, decode, actions, variant, full_status, initial, kernel) -> tuple[int, int]:
     """The events of a log that holds no undo: counted moves and win bonus; raises at a refusal.
 
     The same rules as the general loop of :func:`run`, without an undo stack.
     """
     apply, hint_counts, win_bonus = state.apply, variant.hint_counts, variant.win_bonus
     moves = bonus = 0
-    for item in items:
+    i, n = 0, len(items)
+    while i < n:
+        item = items[i]
         if item > RESTART:
+            if kernel is not None:  # a run of moves, played in bulk where it can be
+                j = kernel(state, items, i, n, actions, decode)
+                if j > i:
+                    moves += j - i
+                    if state.status == WON:
+                        bonus = win_bonus(moves)
+                    i = j
+                    continue
             if decode is not None:
                 action = decode(state, item)
                 if action <= RESTART:
@@ -111,18 +168,33 @@ def _plain(state, items, decode, actions, variant, full_status, initial) -> tupl
             moves += 1
             if state.status == WON:
                 bonus = win_bonus(moves)
-            continue
-        if decode is not None:
-            actions.append(item)
-        if item == HINT:
-            if hint_counts and state.status != WON:
-                full_status(state)
-                if state.status == PLAYING:
-                    moves += 1
-        else:  # RESTART: there is no undo here
-            state.restore(initial)
-            moves = bonus = 0
+        else:
+            if decode is not None:
+                actions.append(item)
+            if item == HINT:
+                if hint_counts and state.status != WON:
+                    full_status(state)
+                    if state.status == PLAYING:
+                        moves += 1
+            else:  # RESTART: there is no undo here
+                state.restore(initial)
+                moves = bonus = 0
+        i += 1
     return moves, bonus
+
+
+#: family -> the module of its bulk replay (a fast copy of decoding and apply, pinned by tests)
+_KERNELS = {"grid": "carpet.core.grid_replay"}
+
+
+def kernel_of(variant, from_codes: bool) -> Callable | None:
+    """The family's bulk replay of a run of moves, or None where it has none."""
+    name = _KERNELS.get(variant.family)
+    if name is None or not from_codes:
+        return None
+    from importlib import import_module
+    module = import_module(name)
+    return module.play_codes if module.plays(variant) else None
 
 
 def _earlier(items, clocks, n: int) -> int:
@@ -137,12 +209,13 @@ def _earlier(items, clocks, n: int) -> int:
         start = i + 1
 
 
-def run(session: Session, items, clocks: array, *, from_codes: bool, upto: int | None = None,
+def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto: int | None = None,
         keep_history: bool = False, want_codes: bool = False,
-        step: Callable[[Session, int, int], None] | None = None) -> tuple[Session, array | None]:
+        step: Callable[[Session, int, int], None] | None = None, deltas=None) -> tuple[Session, array | None]:
     """Play ``items`` (action indexes, or action codes with ``from_codes``) on a fresh ``session``.
 
-    ``clocks`` are the events' readings.  Returns the session after the first ``upto``
+    ``clocks`` are the events' readings (or None, and ``deltas`` the clock deltas: the
+    session's events then sum them when first read, see :class:`DeltaEvents`).  Returns the session after the first ``upto``
     events (its ``events`` filled, its status decided in full) and, with ``want_codes``,
     the events' action codes.  ``keep_history`` saves every position an undo could
     still take back (for play after loading); ``step(session, i, action)`` is called
@@ -171,19 +244,33 @@ def run(session: Session, items, clocks: array, *, from_codes: bool, upto: int |
     initial = session._initial
     todo = items
     i, action = -1, None
+    kernel = kernel_of(variant, from_codes) if not save and codes is None else None
     try:
         if not save and codes is None and UNDO not in items:
             # nothing is taken back (the usual log): no undo stack, no saved position.  At a
             # refusal the general loop below plays again from the deal to name the event.
             try:
-                moves, bonus = _plain(state, items, decode, actions, variant, full_status, initial)
+                moves, bonus = _plain(state, items, decode, actions, variant, full_status, initial, kernel)
                 todo = ()
             except CarpetError:
                 restore(initial)
                 actions = array("I") if from_codes else None
         need = None if save or not todo else undone(todo)
-        for i, item in enumerate(todo):
+        i, count = 0, len(todo)
+        while i < count:
+            item = todo[i]
             if item > RESTART:
+                if kernel is not None and (need is None or not need[i]):
+                    # a run of moves no undo takes back, up to the next one that is: in bulk
+                    end = count if need is None else need.find(1, i)
+                    j = kernel(state, todo, i, count if end < 0 else end, actions, decode)
+                    if j > i:
+                        stack.extend(range(moves, moves + j - i))
+                        moves += j - i
+                        if state.status == WON:
+                            bonus = win_bonus(moves)
+                        i = j
+                        continue
                 if from_codes:
                     action = decode(state, item)
                     if action <= RESTART:
@@ -233,6 +320,7 @@ def run(session: Session, items, clocks: array, *, from_codes: bool, upto: int |
             if step is not None:
                 session.moves, session.bonus = moves, bonus
                 step(session, i, action)
+            i += 1
     except ReplayError as exc:
         exc.decoded = actions
         raise
@@ -243,6 +331,12 @@ def run(session: Session, items, clocks: array, *, from_codes: bool, upto: int |
     finally:
         state.__class__ = cls
     full_status(state)
+    if clocks is None:
+        deltas = deltas[:n] if n < len(deltas) else deltas
+        session.events = DeltaEvents(actions=actions if from_codes else array("I", items), deltas=deltas)
+        session.moves, session.bonus = moves, bonus
+        session.clock_ms, session.earlier_attempts_ms = delta_sums(items, deltas, n)
+        return session, codes
     clocks = clocks[:n] if n < len(clocks) else clocks
     if from_codes:
         session.events = Events(actions=actions, clocks=clocks)

@@ -1,0 +1,187 @@
+"""The grid family's moves replayed in bulk: a fast copy of decoding and ``GridState.apply``.
+
+The one replay (formats/replay.py) hands a run of a log's events to :func:`play_codes`
+(version-2 action codes) or :func:`play_actions` (action indexes).  Each plays the card
+moves it can on a fast path, with decoding (formats/codec.py, ``_grid_decoder``), the
+legality checks and the transition of ``GridState._move`` written out in one loop over
+the events, and every other event (a redeal, an unusual code, anything the fast path
+does not decide at once) through the plain ``decode`` and ``apply``.  It stops before a
+session event (hint, undo, restart), after a win, and before an event the plain way
+refuses, so that the caller plays that one again and reports it in its own words.
+
+What each fast path mirrors is named where it is written; tests/test_fast_replay.py
+pins both functions to the plain ``apply`` over random games of every grid variant
+(position, score, status and the refused event, with illegal events mixed in).
+"""
+
+from __future__ import annotations
+
+from carpet.core.cards import ACE, KING
+from carpet.core.errors import CarpetError
+from carpet.core.game import FIRST_ACTION, PLAYING, RESTART, WON
+
+from .grid import EMPTY, FIRST_MOVE
+
+NONE = -2  # in the tables: no such card
+
+
+class _Tables:
+    """A board's figures as look-up tables (a list index is quicker than ``%`` and ``//``)."""
+
+    __slots__ = ("col", "row", "up", "down", "move", "base_rank")
+
+    def __init__(self, v) -> None:
+        cols, cards = v.cols, v.card_count
+        self.col = tuple(cell % cols for cell in range(v.cells))
+        self.row = tuple(cell // cols for cell in range(v.cells))
+        # the card one above / below a card in its suit where there is one, else NONE; EMPTY
+        # (-1) reads the last entry, NONE too (NONE is no card and not EMPTY either)
+        self.up = tuple(card + 1 if card % 13 != KING else NONE for card in range(cards)) + (NONE,)
+        self.down = tuple(card - 1 if card % 13 != ACE else NONE for card in range(cards)) + (NONE,)
+        self.move = tuple(FIRST_MOVE + card * v.cells for card in range(cards))  # + cell: the action
+        self.base_rank = tuple(card % 13 == v.base for card in range(cards))
+
+
+_TABLES: dict[str, _Tables] = {}
+
+
+def tables(v) -> _Tables:
+    t = _TABLES.get(v.id)
+    if t is None:
+        t = _TABLES[v.id] = _Tables(v)
+    return t
+
+
+def plays(variant) -> bool:
+    """Whether the fast path holds for this game: one deck (with two, a card's successor in
+    suit may be either deck's, which the tables here do not say)."""
+    return variant.board.decks == 1
+
+
+def play_codes(state, codes, i: int, end: int, actions, decode) -> int:
+    """Play ``codes[i:end]`` (version-2 grid codes) on ``state`` until one the fast path and the
+    plain way cannot play here; append each event's action index to ``actions``.  Returns the
+    index of the first event not played: a session event, one the plain way refuses, ``end``,
+    or the event after a win.  ``state`` runs the lean replay's ``apply`` (update_won)."""
+    if i >= end or state.status == WON:
+        return i
+    v = state.variant
+    t = _TABLES.get(v.id) or tables(v)
+    COL, ROW, UP, DOWN, MOVE, BASE = t.col, t.row, t.up, t.down, t.move, t.base_rank
+    cells, where, gaps, prefix = state.cells, state.where, state.gaps, state.prefix
+    ngaps, cols, cards = len(gaps), v.cols, v.card_count
+    last_col = cols - 1
+    locking, left_rule = v.locking, v.left_rule
+    card_points, move_points, finished = v.card_points, v.move_points, v.finished
+    apply, append = state.apply, actions.append
+    score, total = state.score, sum(prefix)
+    start = i
+    for i, code in enumerate(codes[i:end], i):
+        # --- decode (codec._grid_decoder), with the fit the code promises -----------------
+        if code < 8:
+            if code > 3:  # the card one above its left neighbour, into the g-th empty cell
+                g = code - 4
+                if g < ngaps:
+                    cell = gaps[g]
+                    col = COL[cell]
+                    # _move's fit (fits / fits_left_neighbour): beside a card that is not a king,
+                    # the card one above it fits by every build rule; column 0 takes the base
+                    # rank only, so a code pointing there goes the plain way
+                    card = UP[cells[cell - 1]] if col else -1
+                else:
+                    card = -1
+            elif code < 3:
+                break  # a session event: the caller's
+            else:
+                card = -1  # redeal: the plain way
+        elif code < 12:
+            g = code - 8
+            if left_rule and g < ngaps:  # the card one below its right neighbour
+                cell = gaps[g]
+                col = COL[cell]
+                # fits() by the left rule: a right neighbour that is no ace takes the card below it
+                card = DOWN[cells[cell + 1]] if 0 < col < last_col else -1
+            else:
+                card = -1
+        elif code >= 15:  # card * G + g: any card into the g-th empty cell
+            card, g = divmod(code - 15, ngaps)
+            if card < cards:
+                cell = gaps[g]
+                col = COL[cell]
+                if col:
+                    # fits(): the card one above its left neighbour fits by every build rule
+                    # (as above); any other the plain way
+                    if UP[cells[cell - 1]] != card:
+                        card = -1
+                elif not BASE[card]:  # column 0 takes the base rank
+                    card = -1
+            else:
+                card = -1
+        else:
+            card = -1
+        if card >= 0:
+            source = where[card]
+            if source >= 0:
+                # _move: a gap is empty (gaps lists the empty cells), the card is on the board;
+                # locked (Коврик) goes the plain way, which refuses it
+                srow = ROW[source]
+                cut = prefix[srow] - COL[source]
+                if cut > 0 and locking:
+                    card = -1
+            else:
+                card = -1
+        if card < 0:
+            # --- the plain way: decode and apply check everything ------------------------
+            state.score = score
+            action = decode(state, code)
+            if action <= RESTART:
+                break
+            try:
+                apply(action)
+            except CarpetError:
+                break  # apply changed nothing; the caller plays it again and reports it
+            append(action)
+            if state.status == WON:
+                return i + 1
+            cells, where, gaps, prefix = state.cells, state.where, state.gaps, state.prefix
+            ngaps, score, total = len(gaps), state.score, sum(prefix)
+            continue
+        # --- the transition (GridState._move) ---------------------------------------------
+        append(MOVE[card] + cell)
+        cells[cell] = card
+        cells[source] = EMPTY
+        where[card] = cell
+        gaps[g] = source
+        gaps.sort()
+        if cut > 0:  # without locks: the card leaves its row's prefix, cut short there
+            score -= card_points * cut
+            total -= cut
+            prefix[srow] = COL[source]
+        row = ROW[cell]
+        length = prefix[row]
+        if col == length:  # _extend_prefix(row, length)
+            first = cell - col
+            if length == 0:  # the card is of the base rank: nothing else reaches column 0 here
+                length = 1
+            while length < cols:
+                if UP[cells[first + length - 1]] != cells[first + length]:
+                    break
+                length += 1
+            newly = length - prefix[row]
+            if newly:  # Variant.lock_points
+                prefix[row] = length
+                score += card_points * newly + move_points
+                total += newly
+                if total == finished:  # update_won
+                    state.score = score
+                    state.status = WON
+                    return i + 1
+    else:
+        i = end
+    state.score = score
+    if i > start and state.status != WON:
+        state.status = PLAYING  # update_won after the last move
+    return i
+
+
+__all__ = ["play_codes"]

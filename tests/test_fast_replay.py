@@ -1,0 +1,214 @@
+"""The bulk replays (core/*_replay.py) are fast copies of decoding and ``State.apply``: pinned
+here to the plain way, event by event, over many games of every variant they play.
+
+Each game's version-2 action codes are played twice from the same deal: by the family's
+``play_codes`` and by :func:`plain_codes` (decode and apply, one event at a time, as the
+one replay does without them).  Both must stop at the same event, have decoded the same
+actions, and leave the same position, score and status, down to every field of the
+state.  The games: the built-in player's (what people's logs look like), random legal
+play, and both with codes changed at random (unusual codes, illegal events, codes that
+name nothing), continuing after each refusal.  Whole logs with hints, undos and
+restarts go through ``run`` with and without the bulk replay.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from array import array
+
+import pytest
+
+from carpet.core import GAMES, HINT, RESTART, UNDO, CarpetError, Session, parse_deal
+from carpet.core.autoplay import play_out
+from carpet.core.game import WON
+from carpet.formats import check, decode, encode, new_header, record
+from carpet.formats.codec import codec, decoder
+from carpet.formats.replay import _lean_class, kernel_of, run
+
+replay_module = importlib.import_module("carpet.formats.replay")
+FAST = [g for g in GAMES if kernel_of(GAMES[g], True) is not None]
+CREATED = "2026-11-29T12:00:00.000Z"
+
+
+def test_every_family_has_its_bulk_replay():
+    assert {GAMES[g].family for g in FAST} == {"grid"}
+
+
+def plain_codes(state, codes, i, end, actions, decode_) -> int:
+    """What ``play_codes`` does, the plain way: one event at a time, decode then apply."""
+    for i in range(i, end):
+        code = codes[i]
+        if code <= RESTART or state.status == WON:
+            return i
+        action = decode_(state, code)
+        if action <= RESTART:
+            return i
+        try:
+            state.apply(action)
+        except CarpetError:
+            return i
+        actions.append(action)
+        if state.status == WON:
+            return i + 1
+    return end
+
+
+def fields(state) -> dict:
+    """Every field of a state (the generator by its state), for an exact comparison."""
+    out = {}
+    for cls in type(state).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if hasattr(state, name):
+                value = getattr(state, name)
+                out[name] = value.getstate() if hasattr(value, "getstate") else value
+    return out
+
+
+def lean_state(variant, deal):
+    state = variant.new_state(deal)
+    state.__class__ = _lean_class(type(state))
+    return state
+
+
+def codes_of(session) -> list[int]:
+    """The session's events as version-2 action codes (played again from its deal)."""
+    encode_ = codec(session.variant.family)[0]
+    fresh = Session(session.variant, session.deal)
+    out = []
+    for action, clock in session.events:
+        out.append(action if action <= RESTART else encode_(fresh.state, action))
+        fresh.act(action, clock)
+    return out
+
+
+def moves_only(variant, deal, rng, steps, player) -> Session:
+    """A game of moves alone (no hint, undo or restart): the built-in player's, or random."""
+    session = Session(variant, deal)
+    if player:
+        play_out(session, steps)
+    else:
+        for _ in range(steps):
+            actions = session.legal_actions()
+            if not actions:
+                break
+            session.act(rng.choice(actions), 0)
+    return session
+
+
+def mutated(codes, rng, rate) -> list[int]:
+    out = list(codes)
+    for k in range(len(out)):
+        if rng.random() < rate:
+            out[k] = rng.choice((rng.randrange(3, 16), rng.randrange(3, 256), rng.randrange(256, 3000)))
+    return out
+
+
+def compare(variant, deal, codes) -> None:
+    fast, slow = lean_state(variant, deal), lean_state(variant, deal)
+    play = kernel_of(variant, True)
+    got, want = array("I"), array("I")
+    i = 0
+    while i < len(codes):
+        j = play(fast, codes, i, len(codes), got, decoder(fast))
+        k = plain_codes(slow, codes, i, len(codes), want, decoder(slow))
+        assert (j, list(got)) == (k, list(want)), f"stopped at {j} instead of {k}"
+        assert fields(fast) == fields(slow), f"after events {i}..{j}"
+        i = j + 1 if j == i else j  # past a refused or session event, as a caller would go on
+
+
+@pytest.mark.parametrize("game", FAST)
+@pytest.mark.parametrize("player", (True, False))
+def test_bulk_replay_equals_plain_apply(game, player):
+    variant = GAMES[game]
+    rng = random.Random(f"{game} {player}")
+    for k in range(12):
+        deal = parse_deal(str(rng.choice((rng.randint(1, 31999), rng.randint(32000, 10**12)))))
+        session = moves_only(variant, deal, rng, 400, player)
+        codes = codes_of(session)
+        compare(variant, deal, codes)
+        for rate in (0.01, 0.05, 0.3):
+            compare(variant, deal, mutated(codes, rng, rate))
+        # a won game played on: every later move is refused
+        if session.status == WON:
+            compare(variant, deal, codes + codes[:5])
+
+
+def random_log_session(variant, seed, events) -> Session:
+    """A random session with hints, undos and restarts (the bench's random games)."""
+    rng = random.Random(seed)
+    session = Session(variant, parse_deal(str(rng.randint(1, 31999))))
+    clock = 0
+    while len(session.events) < events:
+        clock += rng.randint(100, 4000)
+        roll = rng.random()
+        actions = session.legal_actions()
+        if roll < 0.03:
+            action = HINT
+        elif roll < 0.10 and session.can_undo():
+            action = UNDO
+        elif not actions or roll < 0.002:
+            action = RESTART
+        else:
+            action = rng.choice(actions)
+        session.act(action, clock)
+        if action == RESTART:
+            clock = 0
+    return session
+
+
+@pytest.mark.parametrize("game", FAST)
+def test_run_with_bulk_replay_equals_run_without(game, monkeypatch):
+    variant = GAMES[game]
+    for seed in range(6):
+        session = random_log_session(variant, f"{game} {seed}", 300)
+        codes = array("I", codes_of(session))
+        clocks = session.events.clocks
+        for upto in (None, 40, 151):
+            fast, _ = run(Session(variant, session.deal), codes, clocks, from_codes=True, upto=upto)
+            with monkeypatch.context() as m:
+                m.setattr(replay_module, "_KERNELS", {})
+                slow, _ = run(Session(variant, session.deal), codes, clocks, from_codes=True, upto=upto)
+            assert fields(fast.state) == fields(slow.state)
+            assert (fast.moves, fast.bonus, fast.clock_ms, fast.earlier_attempts_ms, list(fast.events)) == \
+                (slow.moves, slow.bonus, slow.clock_ms, slow.earlier_attempts_ms, list(slow.events))
+
+
+@pytest.mark.parametrize("game", FAST)
+def test_a_refused_event_is_named_alike(game, monkeypatch):
+    """A log changed at one event: the same refusal, the same event, with and without."""
+    variant = GAMES[game]
+    rng = random.Random(game)
+    for seed in range(8):
+        session = random_log_session(variant, f"{game} refused {seed}", 200)
+        codes = codes_of(session)
+        for _ in range(6):
+            bad = list(codes)
+            k = rng.randrange(len(bad))
+            bad[k] = rng.randrange(3, 256)
+            clocks = session.events.clocks
+            outcomes = []
+            for kernels in (replay_module._KERNELS, {}):
+                with monkeypatch.context() as m:
+                    m.setattr(replay_module, "_KERNELS", kernels)
+                    try:
+                        s, _ = run(Session(variant, session.deal), array("I", bad), clocks, from_codes=True)
+                        outcomes.append(("played", fields(s.state), s.moves, s.bonus))
+                    except replay_module.ReplayError as exc:
+                        outcomes.append((str(exc), exc.event, exc.action, list(exc.decoded)))
+            assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("game", FAST)
+def test_player_logs_verify_alike(game, monkeypatch):
+    variant = GAMES[game]
+    for number in (1, 2, 3):
+        session = Session(variant, parse_deal(str(number)))
+        play_out(session, 5000)
+        data = encode(record(session, new_header(session, created=CREATED, tool="carpet 0.1.0")))
+        log, fast = check(data)
+        with monkeypatch.context() as m:
+            m.setattr(replay_module, "_KERNELS", {})
+            _, slow = check(data)
+        assert fields(fast.state) == fields(slow.state)
+        assert list(decode(data).events) == list(session.events)
