@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from carpet.core.cards import ACE, KING
 from carpet.core.errors import CarpetError
-from carpet.core.game import FIRST_ACTION, PLAYING, RESTART, WON
+from carpet.core.game import PLAYING, RESTART, WON
 
-from .grid import EMPTY, FIRST_MOVE
+from .grid import EMPTY, FIRST_MOVE, GridState, deal_beside_column_0
+from .numbering import fast_dealing_order
 
 NONE = -2  # in the tables: no such card
 
@@ -28,7 +29,7 @@ NONE = -2  # in the tables: no such card
 class _Tables:
     """A board's figures as look-up tables (a list index is quicker than ``%`` and ``//``)."""
 
-    __slots__ = ("col", "row", "up", "down", "move", "base_rank")
+    __slots__ = ("col", "row", "up", "down", "move", "base_rank", "layout")
 
     def __init__(self, v) -> None:
         cols, cards = v.cols, v.card_count
@@ -40,6 +41,12 @@ class _Tables:
         self.down = tuple(card - 1 if card % 13 != ACE else NONE for card in range(cards)) + (NONE,)
         self.move = tuple(FIRST_MOVE + card * v.cells for card in range(cards))  # + cell: the action
         self.base_rank = tuple(card % 13 == v.base for card in range(cards))
+        # Коврик's deal lays the k-th card of the dealing order into a fixed cell: for each
+        # cell, that k (or the index of an EMPTY put after the order)
+        self.layout = None
+        if v.board.deal is deal_beside_column_0:
+            laid = deal_beside_column_0(list(range(cards)), v.board)
+            self.layout = tuple(cards if k == EMPTY else k for k in laid)
 
 
 _TABLES: dict[str, _Tables] = {}
@@ -56,6 +63,38 @@ def plays(variant) -> bool:
     """Whether the fast path holds for this game: one deck (with two, a card's successor in
     suit may be either deck's, which the tables here do not say)."""
     return variant.board.decks == 1
+
+
+def dealt(variant, deal) -> GridState:
+    """``variant.new_state(deal)`` (GridState.__init__), dealt by fast copies: the shuffle
+    (numbering.fast_dealing_order) and Коврик's deal as a table (deal_beside_column_0)."""
+    board = variant.board
+    order, rng = fast_dealing_order(deal, board.card_count)
+    state = GridState.__new__(GridState)
+    state.variant = variant
+    state.rng = rng
+    state.rng_state = rng.getstate()
+    layout = (_TABLES.get(variant.id) or tables(variant)).layout
+    if layout is None:
+        state.cells = board.deal(order, board)
+    else:
+        order.append(EMPTY)
+        state.cells = list(map(order.__getitem__, layout))
+    state.score = 0
+    state.redeals_used = 0
+    state.status = PLAYING
+    state._index()
+    state._find_prefixes()
+    state.update_status()
+    return state
+
+
+_PLUS_ONE = tuple(range(1, 105)) + (0,)  # card id + 1; EMPTY (-1) reads the last: 0
+
+
+def position_bytes(state) -> bytes:
+    """GridState.position_bytes (each cell's card id + 1, 0 for an empty cell) by one map."""
+    return bytes(map(_PLUS_ONE.__getitem__, state.cells))
 
 
 def play_codes(state, codes, i: int, end: int, actions, decode) -> int:
@@ -184,4 +223,4 @@ def play_codes(state, codes, i: int, end: int, actions, decode) -> int:
     return i
 
 
-__all__ = ["play_codes"]
+__all__ = ["dealt", "play_codes", "plays", "position_bytes"]

@@ -206,3 +206,39 @@ def dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRan
     shuffle(ids, rng)
     ids.reverse()
     return ids, rng
+
+
+# --- the deal, fast: what the one replay deals from (formats/replay.py) ---------------------
+_SWAPS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def fast_dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRandom | TwisterRandom"]:
+    """:func:`dealing_order`, the same cards and the same generator after it: a fast copy for
+    the Microsoft generator (MicrosoftRandom.shuffle with draw() written out once for each kind
+    of seed), pinned to it by tests/test_fast_replay.py over deal numbers of every range."""
+    if not deal.microsoft:
+        return dealing_order(deal, card_count)
+    rng = MicrosoftRandom(deal.number)
+    x, high, mask = rng.x, rng.high, MS_LIMIT - 1
+    items = list(_MS_ORDER) if card_count == 52 else list(range(card_count))
+    swaps = _SWAPS.get(card_count)
+    if swaps is None:  # (n, n + 1) for n from the end down to 1
+        swaps = _SWAPS[card_count] = tuple(zip(range(card_count - 1, 0, -1), range(card_count, 1, -1)))
+    if high == 0:
+        for n, size in swaps:
+            x = (x * 214013 + 2531011) & mask
+            j = (x >> 16 & 0x7FFF) % size
+            items[n], items[j] = items[j], items[n]
+    elif high == 1:
+        for n, size in swaps:
+            x = (x * 214013 + 2531011) & mask
+            j = (x >> 16 & 0x7FFF | 0x8000) % size
+            items[n], items[j] = items[j], items[n]
+    else:
+        for n, size in swaps:
+            x = (x * 214013 + 2531011) & mask
+            j = ((x >> 16 & 0xFFFF) + 1) % size
+            items[n], items[j] = items[j], items[n]
+    rng.x = x
+    items.reverse()
+    return items, rng

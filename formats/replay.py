@@ -25,7 +25,7 @@ from itertools import accumulate
 from typing import Callable
 
 from carpet.core import CarpetError, Session
-from carpet.core.game import HINT, PLAYING, RESTART, UNDO, WON
+from carpet.core.game import HINT, PLAYING, RESTART, UNDO, WON, position_digest
 from carpet.core.session import Events
 
 from .codec import NO_ACTION, codec, decoder
@@ -183,18 +183,48 @@ def _plain(state, items, decode, actions, variant, full_status, initial, kernel)
     return moves, bonus
 
 
-#: family -> the module of its bulk replay (a fast copy of decoding and apply, pinned by tests)
-_KERNELS = {"grid": "carpet.core.grid_replay"}
+#: family -> the module of its bulk replay: fast copies of decoding, apply and the deal, pinned
+#: to the plain ones by tests/test_fast_replay.py
+_KERNELS = {"grid": "carpet.core.grid_replay", "carpet": "carpet.core.carpet_replay"}
+_FAST: dict[str, object] = {}  # game id -> its family's bulk-replay module, or None where it has none
+
+
+def _fast(variant):
+    """The family's bulk-replay module where it plays this game, else None."""
+    try:
+        return _FAST[variant.id]
+    except KeyError:
+        pass
+    name = _KERNELS.get(variant.family)
+    module = None
+    if name is not None:
+        from importlib import import_module
+        module = import_module(name)
+        if not module.plays(variant):
+            module = None
+    _FAST[variant.id] = module
+    return module
 
 
 def kernel_of(variant, from_codes: bool) -> Callable | None:
     """The family's bulk replay of a run of moves, or None where it has none."""
-    name = _KERNELS.get(variant.family)
-    if name is None or not from_codes:
-        return None
-    from importlib import import_module
-    module = import_module(name)
-    return module.play_codes if module.plays(variant) else None
+    fast = _fast(variant) if from_codes else None
+    return None if fast is None else fast.play_codes
+
+
+def fresh(variant, deal) -> Session:
+    """``Session(variant, deal)``, the deal made by the family's fast copy of new_state where it has one."""
+    fast = _fast(variant)
+    return Session(variant, deal, state=None if fast is None else fast.dealt(variant, deal))
+
+
+def position_digest_of(state) -> str:
+    """``state.digest()``, the position's bytes by the family's fast copy where it has one."""
+    variant = state.variant
+    position_bytes = getattr(_fast(variant), "position_bytes", None)
+    if position_bytes is None:
+        return state.digest()
+    return position_digest(variant.id, position_bytes(state))
 
 
 def _earlier(items, clocks, n: int) -> int:

@@ -22,6 +22,7 @@ import pytest
 from carpet.core import GAMES, HINT, RESTART, UNDO, CarpetError, Session, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.core.game import WON
+from carpet.core.numbering import dealing_order, fast_dealing_order
 from carpet.formats import check, decode, encode, new_header, record
 from carpet.formats.codec import codec, decoder
 from carpet.formats.replay import _lean_class, kernel_of, run
@@ -29,10 +30,11 @@ from carpet.formats.replay import _lean_class, kernel_of, run
 replay_module = importlib.import_module("carpet.formats.replay")
 FAST = [g for g in GAMES if kernel_of(GAMES[g], True) is not None]
 CREATED = "2026-11-29T12:00:00.000Z"
+PLAIN = {game: None for game in GAMES}  # replay._FAST without any bulk replay: the plain way throughout
 
 
 def test_every_family_has_its_bulk_replay():
-    assert {GAMES[g].family for g in FAST} == {"grid"}
+    assert {GAMES[g].family for g in FAST} == {"grid", "carpet"}
 
 
 def plain_codes(state, codes, i, end, actions, decode_) -> int:
@@ -167,7 +169,7 @@ def test_run_with_bulk_replay_equals_run_without(game, monkeypatch):
         for upto in (None, 40, 151):
             fast, _ = run(Session(variant, session.deal), codes, clocks, from_codes=True, upto=upto)
             with monkeypatch.context() as m:
-                m.setattr(replay_module, "_KERNELS", {})
+                m.setattr(replay_module, "_FAST", PLAIN)
                 slow, _ = run(Session(variant, session.deal), codes, clocks, from_codes=True, upto=upto)
             assert fields(fast.state) == fields(slow.state)
             assert (fast.moves, fast.bonus, fast.clock_ms, fast.earlier_attempts_ms, list(fast.events)) == \
@@ -188,9 +190,9 @@ def test_a_refused_event_is_named_alike(game, monkeypatch):
             bad[k] = rng.randrange(3, 256)
             clocks = session.events.clocks
             outcomes = []
-            for kernels in (replay_module._KERNELS, {}):
+            for kernels in (replay_module._FAST, PLAIN):
                 with monkeypatch.context() as m:
-                    m.setattr(replay_module, "_KERNELS", kernels)
+                    m.setattr(replay_module, "_FAST", kernels)
                     try:
                         s, _ = run(Session(variant, session.deal), array("I", bad), clocks, from_codes=True)
                         outcomes.append(("played", fields(s.state), s.moves, s.bonus))
@@ -208,7 +210,44 @@ def test_player_logs_verify_alike(game, monkeypatch):
         data = encode(record(session, new_header(session, created=CREATED, tool="carpet 0.1.0")))
         log, fast = check(data)
         with monkeypatch.context() as m:
-            m.setattr(replay_module, "_KERNELS", {})
+            m.setattr(replay_module, "_FAST", PLAIN)
             _, slow = check(data)
         assert fields(fast.state) == fields(slow.state)
         assert list(decode(data).events) == list(session.events)
+
+
+DEALS = [str(n) for n in range(1, 31)] + ["31999", "32000", "123456789012", "ms2147483647", "ms2147483648",
+                                           "ms3000000000", "ms4294967296", "ms8589934591", "99999999999999999999"]
+
+
+@pytest.mark.parametrize("cards", (52, 104))
+def test_the_fast_shuffle_equals_the_plain_one(cards):
+    for text in DEALS + [f"ms{n}" for n in range(2**31 - 40, 2**31 + 40)] + [f"ms{2**32 + n}" for n in range(40)]:
+        deal = parse_deal(text)
+        order, rng = dealing_order(deal, cards)
+        fast_order, fast_rng = fast_dealing_order(deal, cards)
+        assert (fast_order, type(fast_rng), fast_rng.getstate()) == (order, type(rng), rng.getstate()), text
+
+
+@pytest.mark.parametrize("game", FAST)
+def test_the_fast_deal_equals_new_state(game):
+    variant = GAMES[game]
+    fast = replay_module._fast(variant)
+    for text in DEALS:
+        deal = parse_deal(text)
+        plain, dealt = variant.new_state(deal), fast.dealt(variant, deal)
+        assert type(dealt) is type(plain) and fields(dealt) == fields(plain), text
+        assert replay_module.position_digest_of(dealt) == plain.digest()
+
+
+@pytest.mark.parametrize("game", FAST)
+def test_fast_position_bytes_equal_the_plain_ones(game):
+    variant = GAMES[game]
+    fast = replay_module._fast(variant)
+    if not hasattr(fast, "position_bytes"):
+        pytest.skip("the family's own position_bytes is used")
+    session = random_log_session(variant, f"{game} bytes", 150)
+    replayed = Session(variant, session.deal)
+    for action, clock in session.events:
+        replayed.act(action, clock)
+        assert fast.position_bytes(replayed.state) == replayed.state.position_bytes()

@@ -1,0 +1,177 @@
+"""The carpet family's actions replayed in bulk: a fast copy of decoding and ``CarpetState.apply``.
+
+As core/grid_replay.py for the grid family: :func:`play_codes` plays a run of a log's
+version-2 action codes with decoding (formats/codec.py, ``carpet_action``), the legality
+checks and the transitions of ``CarpetState`` written out in one loop, and anything
+else through the plain ``decode`` and ``apply``: carpet-foster's first phase, an ace
+turned up from the stock, an unusual code, and every event the fast path does not
+decide at once.  It stops before a session event (hint, undo, restart), after a win, and
+before an event the plain way refuses.  tests/test_fast_replay.py pins it to the plain
+``apply`` over random games of every carpet variant.
+"""
+
+from __future__ import annotations
+
+from carpet.core.errors import CarpetError
+from carpet.core.game import PLAYING, RESTART, WON
+
+from .carpet import CELL_TO_FOUNDATION, CELLS, EMPTY, STOCK_FILL, TURN, WASTE_FILL, WASTE_TO_FOUNDATION, CarpetState
+from .numbering import fast_dealing_order
+
+ACE = 0
+_NOT_ACE = tuple(card % 13 != ACE for card in range(52))
+
+
+def plays(variant) -> bool:
+    return True
+
+
+def dealt(variant, deal) -> CarpetState:
+    """``variant.new_state(deal)`` (CarpetState.__init__): the shuffle by its fast copy
+    (numbering.fast_dealing_order), the aces taken out by one filter; carpet-foster's deal
+    (aces going up as the carpet is dealt) the plain way."""
+    if variant.foster:
+        return variant.new_state(deal)
+    order, _rng = fast_dealing_order(deal, 52)
+    state = CarpetState.__new__(CarpetState)
+    state.variant = variant
+    state.status = PLAYING
+    state.redeals_used = 0
+    state.waste = []
+    state.drawn = 0
+    state.score = 0
+    state.phase = 2
+    rest = list(filter(_NOT_ACE.__getitem__, order))
+    state.found = [1, 1, 1, 1]
+    state.cells = rest[:CELLS]
+    state.stock = tuple(rest[CELLS:])
+    state._settle()
+    return state
+
+
+def play_codes(state, codes, i: int, end: int, actions, decode) -> int:
+    """Play ``codes[i:end]`` (version-2 carpet codes) on ``state`` until one the fast path and the
+    plain way cannot play here; append each event's action index to ``actions``.  Returns the
+    index of the first event not played: a session event, one the plain way refuses, ``end``,
+    or the event after a win.  ``state`` runs the lean replay's ``apply`` (update_won)."""
+    if i >= end or state.status == WON:
+        return i
+    v = state.variant
+    auto_fill, player_fills, stock_fills = v.auto_fill, v.player_fills, v.stock_fills
+    cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
+    drawn, score, phase = state.drawn, state.score, state.phase
+    nstock, total = len(stock), sum(found)
+    apply, append, push, take, where = state.apply, actions.append, waste.append, waste.pop, cells.index
+    start = i
+    for i, code in enumerate(codes[i:end], i):
+        if phase == 2:  # carpet-foster's first phase goes the plain way (its holes refill by themselves)
+            if code < 7:
+                if code < 3:
+                    break  # a session event: the caller's
+                # codec: the card the foundation of suit s needs, from the carpet
+                s = code - 3
+                count = found[s]
+                if 0 < count < 13:
+                    try:
+                        cell = where(s * 13 + count)
+                    except ValueError:
+                        cell = -1  # not on the carpet: no such action here (the plain way says so)
+                    if cell >= 0:
+                        # _cell_to_foundation: a carpet card that fits (fits(): the card the
+                        # started foundation needs next); its cell refills with auto_fill
+                        found[s] = count + 1
+                        score += 1
+                        total += 1
+                        if not auto_fill:
+                            cells[cell] = EMPTY
+                        elif waste:
+                            cells[cell] = take()
+                        elif drawn < nstock:
+                            cells[cell] = stock[drawn]
+                            drawn += 1
+                        else:
+                            cells[cell] = EMPTY
+                        append(CELL_TO_FOUNDATION + cell)
+                        if total == 52:  # update_won
+                            state.drawn, state.score, state.status = drawn, score, WON
+                            return i + 1
+                        continue
+            elif code == 8:
+                # _turn: the stock top onto the waste (an ace, in carpet-foster, the plain way)
+                if drawn < nstock:
+                    card = stock[drawn]
+                    if card % 13 != ACE:
+                        drawn += 1
+                        push(card)
+                        append(TURN)
+                        continue
+            elif code == 7:
+                # _waste_to_foundation: the waste top, if it fits its foundation
+                if waste:
+                    card = waste[-1]
+                    s = card // 13
+                    count = found[s]
+                    if count and card % 13 == count:
+                        take()
+                        found[s] = count + 1
+                        score += 1
+                        total += 1
+                        append(WASTE_TO_FOUNDATION)
+                        if total == 52:  # update_won
+                            state.drawn, state.score, state.status = drawn, score, WON
+                            return i + 1
+                        continue
+            elif code < 29:
+                # _waste_fill into the k-th empty cell (codec: row-major), with the waste top
+                if player_fills and waste:
+                    cell = -1
+                    try:
+                        for _ in range(code - 8):
+                            cell = where(EMPTY, cell + 1)
+                    except ValueError:
+                        cell = -1  # fewer empty cells: no such action here
+                    if cell >= 0:
+                        cells[cell] = take()
+                        append(WASTE_FILL + cell)
+                        continue
+            elif code < 49:
+                # _stock_fill into the k-th empty cell, the waste being empty
+                if stock_fills and not waste and drawn < nstock:
+                    cell = -1
+                    try:
+                        for _ in range(code - 28):
+                            cell = where(EMPTY, cell + 1)
+                    except ValueError:
+                        cell = -1
+                    if cell >= 0:
+                        cells[cell] = stock[drawn]
+                        drawn += 1
+                        append(STOCK_FILL + cell)
+                        continue
+        elif code < 3:
+            break
+        # --- the plain way: decode and apply check everything ----------------------------
+        state.drawn, state.score = drawn, score
+        action = decode(state, code)
+        if action <= RESTART:
+            break
+        try:
+            apply(action)
+        except CarpetError:
+            break  # apply changed nothing; the caller plays it again and reports it
+        append(action)
+        if state.status == WON:
+            return i + 1
+        cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
+        drawn, score, phase = state.drawn, state.score, state.phase
+        nstock, total = len(stock), sum(found)
+        push, take, where = waste.append, waste.pop, cells.index
+    else:
+        i = end
+    state.drawn, state.score = drawn, score
+    if i > start and state.status != WON:
+        state.status = PLAYING  # update_won after the last action
+    return i
+
+
+__all__ = ["dealt", "play_codes", "plays"]
