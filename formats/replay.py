@@ -185,7 +185,8 @@ def _plain(state, items, decode, actions, variant, full_status, initial, kernel)
 
 #: family -> the module of its bulk replay: fast copies of decoding, apply and the deal, pinned
 #: to the plain ones by tests/test_fast_replay.py
-_KERNELS = {"grid": "carpet.core.grid_replay", "carpet": "carpet.core.carpet_replay"}
+_KERNELS = {"grid": "carpet.core.grid_replay", "carpet": "carpet.core.carpet_replay",
+            "quilt": "carpet.core.quilt_replay"}
 _FAST: dict[str, object] = {}  # game id -> its family's bulk-replay module, or None where it has none
 
 
