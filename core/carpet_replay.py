@@ -49,11 +49,15 @@ def dealt(variant, deal) -> CarpetState:
     return state
 
 
-def play_codes(state, codes, i: int, end: int, actions, decode) -> int:
+def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, snaps=None, base: int = 0) -> int:
     """Play ``codes[i:end]`` (version-2 carpet codes) on ``state`` until one the fast path and the
     plain way cannot play here; append each event's action index to ``actions``.  Returns the
     index of the first event not played: a session event, one the plain way refuses, ``end``,
-    or the event after a win.  ``state`` runs the lean replay's ``apply`` (update_won)."""
+    or the event after a win.  ``state`` runs the lean replay's ``apply`` (update_won).
+    ``undone`` (with ``snaps`` and ``base``): the events a later undo takes back, 1 at their index
+    (replay.undone); before each of them the position is saved in ``snaps[base + k]``, k the
+    events played so far in this call, as the caller's undo stack numbers them.
+    """
     if i >= end or state.status == WON:
         return i
     v = state.variant
@@ -63,7 +67,14 @@ def play_codes(state, codes, i: int, end: int, actions, decode) -> int:
     nstock, total = len(stock), sum(found)
     apply, append, push, take, where = state.apply, actions.append, waste.append, waste.pop, cells.index
     start = i
+    nxt = -1 if undone is None else undone.find(1, i, end)
     for i, code in enumerate(codes[i:end], i):
+        if i == nxt:  # a later undo takes this event back: the position before it is saved
+            state.drawn, state.score = drawn, score
+            if i > start:
+                state.status = PLAYING  # update_won after the move before
+            snaps[base + i - start] = state.snapshot()
+            nxt = undone.find(1, i + 1, end)
         if phase == 2:  # carpet-foster's first phase goes the plain way (its holes refill by themselves)
             if code < 7:
                 if code < 3:

@@ -22,8 +22,8 @@ from carpet.core.cards import ACE, KING
 from carpet.core.errors import CarpetError
 from carpet.core.game import PLAYING, RESTART, WON
 
-from .grid import EMPTY, FIRST_MOVE, GridState, deal_beside_column_0
-from .numbering import fast_dealing_order
+from .grid import EMPTY, FIRST_MOVE, REDEAL, GridState, _redeal_plan, deal_beside_column_0, gap_spaces
+from .numbering import fast_dealing_order, fast_shuffle
 
 NONE = -2  # in the tables: no such card
 
@@ -31,7 +31,7 @@ NONE = -2  # in the tables: no such card
 class _Tables:
     """A board's figures as look-up tables (a list index is quicker than ``%`` and ``//``)."""
 
-    __slots__ = ("col", "row", "up", "down", "move", "base_rank", "layout")
+    __slots__ = ("col", "row", "up", "down", "move", "base_rank", "layout", "by_left", "by_right")
 
     def __init__(self, v) -> None:
         cols, cards = v.cols, v.card_count
@@ -43,6 +43,19 @@ class _Tables:
         self.down = tuple(card - 1 if card % 13 != ACE else NONE for card in range(cards)) + (NONE,)
         self.move = tuple(FIRST_MOVE + card * v.cells for card in range(cards))  # + cell: the action
         self.base_rank = tuple(card % 13 == v.base for card in range(cards))
+        # the cards that fit an empty cell (not in column 0) beside a card on its left, and by
+        # the left rule beside a card on its right: asked of the plain rule itself (fits)
+        probe = GridState.__new__(GridState)
+        probe.variant = v
+        probe.cells = [EMPTY] * v.cells
+        by_left, by_right = [], []
+        for neighbour in range(cards):
+            probe.cells[0], probe.cells[2] = neighbour, EMPTY
+            by_left.append(frozenset(card for card in range(cards) if probe.fits(card, 1)))
+            probe.cells[0], probe.cells[2] = EMPTY, neighbour
+            by_right.append(frozenset(card for card in range(cards) if probe.fits(card, 1)))
+        self.by_left = tuple(by_left) + (frozenset(),)  # EMPTY (-1) reads the last: nothing fits
+        self.by_right = tuple(by_right) + (frozenset(),)
         # Коврик's deal lays the k-th card of the dealing order into a fixed cell: for each
         # cell, that k (or the index of an EMPTY put after the order)
         self.layout = None
@@ -101,16 +114,84 @@ def position_bytes(state) -> bytes:
     return array("b", state.cells).tobytes().translate(PLUS_ONE)
 
 
-def play_codes(state, codes, i: int, end: int, actions, decode) -> int:
+def redeal(state) -> bool:
+    """``GridState._redeal`` and update_won, fast (the deal's generator by numbering.fast_shuffle);
+    False, with nothing changed, where the plain way decides: a redeal it refuses."""
+    v = state.variant
+    total = v.redeals
+    if state.status == WON or (total is not None and state.redeals_used >= total):  # can_redeal
+        return False
+    prefix = state.prefix
+    key = tuple(prefix)
+    plan = v.plans.get(key)
+    if plan is None:  # as _redeal makes and keeps it
+        if len(v.plans) >= 4096:
+            v.plans.clear()
+        plan = v.plans[key] = _redeal_plan(v.board.rows, v.cols, key, not v.shuffled)
+    targets, gaps, laying = plan
+    cells = state.cells
+    loose = [card for card in map(cells.__getitem__, targets) if card != EMPTY]
+    spaces = gaps
+    if v.shuffled:
+        rng = state.rng
+        fast_shuffle(loose, rng)
+        if v.spaces is not gap_spaces:
+            spaces = v.spaces(targets, gaps, len(targets) - len(loose), rng, v.board)
+            laying = [cell for cell in targets if cell not in spaces]
+        state.rng_state = rng.getstate()
+        loose.reverse()
+    # every target ends either laid (laying) or empty (spaces): no need to empty them first
+    where = state.where
+    for cell, card in zip(laying, loose, strict=True):
+        cells[cell] = card
+        where[card] = cell
+    for cell in spaces:
+        cells[cell] = EMPTY
+    state.gaps = sorted(spaces)
+    state.redeals_used += 1
+    if spaces is not gaps:  # a card laid into a row's gap may continue its prefix
+        for row, length in enumerate(prefix):
+            state._extend_prefix(row, length)
+    state.status = WON if sum(prefix) == v.finished else PLAYING
+    return True
+
+
+def snapshot(state) -> tuple:
+    """GridState.snapshot with ``where`` and ``gaps`` kept too, so that :func:`restore` needs no _index."""
+    return (tuple(state.cells), tuple(state.prefix), state.score, state.redeals_used, state.status,
+            state.rng_state, tuple(state.where), tuple(state.gaps))
+
+
+def restore(state, snap: tuple) -> None:
+    """GridState.restore of a :func:`snapshot` (or, by the plain restore, of a GridState.snapshot)."""
+    if len(snap) != 8:
+        state.restore(snap)
+        return
+    cells, prefix, state.score, state.redeals_used, state.status, rng_state, where, gaps = snap
+    state.cells = list(cells)
+    state.prefix = list(prefix)
+    if rng_state is not state.rng_state:
+        state.rng.setstate(rng_state)
+        state.rng_state = rng_state
+    state.where = list(where)
+    state.gaps = list(gaps)
+
+
+def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, snaps=None, base: int = 0) -> int:
     """Play ``codes[i:end]`` (version-2 grid codes) on ``state`` until one the fast path and the
     plain way cannot play here; append each event's action index to ``actions``.  Returns the
     index of the first event not played: a session event, one the plain way refuses, ``end``,
-    or the event after a win.  ``state`` runs the lean replay's ``apply`` (update_won)."""
+    or the event after a win.  ``state`` runs the lean replay's ``apply`` (update_won).
+    ``undone`` (with ``snaps`` and ``base``): the events a later undo takes back, 1 at their index
+    (replay.undone); before each of them the position is saved in ``snaps[base + k]``, k the
+    events played so far in this call, as the caller's undo stack numbers them.
+    """
     if i >= end or state.status == WON:
         return i
     v = state.variant
     t = _TABLES.get(v.id) or tables(v)
     COL, ROW, UP, DOWN, MOVE, BASE = t.col, t.row, t.up, t.down, t.move, t.base_rank
+    BY_LEFT, BY_RIGHT = t.by_left, t.by_right
     cells, where, gaps, prefix = state.cells, state.where, state.gaps, state.prefix
     ngaps, cols, cards = len(gaps), v.cols, v.card_count
     last_col = cols - 1
@@ -119,7 +200,14 @@ def play_codes(state, codes, i: int, end: int, actions, decode) -> int:
     apply, append = state.apply, actions.append
     score, total = state.score, sum(prefix)
     start = i
+    nxt = -1 if undone is None else undone.find(1, i, end)
     for i, code in enumerate(codes[i:end], i):
+        if i == nxt:  # a later undo takes this event back: the position before it is saved
+            state.score = score
+            if i > start:
+                state.status = PLAYING  # update_won after the move before
+            snaps[base + i - start] = snapshot(state)
+            nxt = undone.find(1, i + 1, end)
         # --- decode (codec._grid_decoder), with the fit the code promises -----------------
         if code < 8:
             if code > 3:  # the card one above its left neighbour, into the g-th empty cell
@@ -135,8 +223,15 @@ def play_codes(state, codes, i: int, end: int, actions, decode) -> int:
                     card = -1
             elif code < 3:
                 break  # a session event: the caller's
-            else:
-                card = -1  # redeal: the plain way
+            else:  # redeal
+                state.score = score
+                if redeal(state):
+                    append(REDEAL)
+                    if state.status == WON:
+                        return i + 1
+                    gaps, ngaps, score, total = state.gaps, len(state.gaps), state.score, sum(prefix)
+                    continue
+                card = -1  # the plain way decides
         elif code < 12:
             g = code - 8
             if left_rule and g < ngaps:  # the card one below its right neighbour
@@ -151,10 +246,9 @@ def play_codes(state, codes, i: int, end: int, actions, decode) -> int:
             if card < cards:
                 cell = gaps[g]
                 col = COL[cell]
-                if col:
-                    # fits(): the card one above its left neighbour fits by every build rule
-                    # (as above); any other the plain way
-                    if UP[cells[cell - 1]] != card:
+                if col:  # fits(): by the left neighbour and the build rule, or by the left rule
+                    if card not in BY_LEFT[cells[cell - 1]] and not (
+                            left_rule and col < last_col and card in BY_RIGHT[cells[cell + 1]]):
                         card = -1
                 elif not BASE[card]:  # column 0 takes the base rank
                     card = -1
@@ -227,4 +321,4 @@ def play_codes(state, codes, i: int, end: int, actions, decode) -> int:
     return i
 
 
-__all__ = ["dealt", "play_codes", "plays", "position_bytes"]
+__all__ = ["dealt", "play_codes", "plays", "position_bytes", "redeal", "restore", "snapshot"]

@@ -213,17 +213,28 @@ _SWAPS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
 def fast_dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRandom | TwisterRandom"]:
-    """:func:`dealing_order`, the same cards and the same generator after it: a fast copy for
-    the Microsoft generator (MicrosoftRandom.shuffle with draw() written out once for each kind
-    of seed), pinned to it by tests/test_fast_replay.py over deal numbers of every range."""
+    """:func:`dealing_order`, the same cards and the same generator after it, its shuffle by
+    :func:`fast_shuffle`; pinned to it by tests/test_fast_replay.py over deal numbers of every range."""
     if not deal.microsoft:
         return dealing_order(deal, card_count)
     rng = MicrosoftRandom(deal.number)
-    x, high, mask = rng.x, rng.high, MS_LIMIT - 1
     items = list(_MS_ORDER) if card_count == 52 else list(range(card_count))
-    swaps = _SWAPS.get(card_count)
-    if swaps is None:  # (n, n + 1) for n from the end down to 1
-        swaps = _SWAPS[card_count] = tuple(zip(range(card_count - 1, 0, -1), range(card_count, 1, -1)))
+    fast_shuffle(items, rng)
+    items.reverse()
+    return items, rng
+
+
+def fast_shuffle(items: list, rng: "MicrosoftRandom | TwisterRandom") -> None:
+    """``rng.shuffle(items)``: for the Microsoft generator a fast copy (draw() written out once
+    for each kind of seed, as in :func:`fast_dealing_order`), pinned to it by tests/test_fast_replay.py."""
+    if not isinstance(rng, MicrosoftRandom):
+        rng.shuffle(items)
+        return
+    x, high, mask = rng.x, rng.high, MS_LIMIT - 1
+    count = len(items)
+    swaps = _SWAPS.get(count)
+    if swaps is None:
+        swaps = _SWAPS[count] = tuple(zip(range(count - 1, 0, -1), range(count, 1, -1)))
     if high == 0:
         for n, size in swaps:
             x = (x * 214013 + 2531011) & mask
@@ -240,5 +251,3 @@ def fast_dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "Microso
             j = ((x >> 16 & 0xFFFF) + 1) % size
             items[n], items[j] = items[j], items[n]
     rng.x = x
-    items.reverse()
-    return items, rng

@@ -77,11 +77,37 @@ def position_bytes(state) -> bytes:
     return b"\xff".join(parts)
 
 
-def play_codes(state, codes, i: int, end: int, actions, decode) -> int:
+def snapshot(state) -> tuple:
+    """QuiltState.snapshot with what _reindex works out kept too, so that :func:`restore` needs none."""
+    return (tuple(state.cells), state.stock, state.waste, tuple(state.found), tuple(state.reserves),
+            state.redeals_used, state.status, tuple(state.loc), state.in_quilt, tuple(state.need), state.on_found)
+
+
+def restore(state, snap: tuple) -> None:
+    """QuiltState.restore of a :func:`snapshot` (or, by the plain restore, of a QuiltState.snapshot)."""
+    if len(snap) != 11:
+        state.restore(snap)
+        return
+    cells, state.stock, state.waste, found, reserves, state.redeals_used, state.status, loc, state.in_quilt, need, \
+        on_found = snap
+    state.cells = list(cells)
+    state.found = list(found)
+    state.reserves = list(reserves)
+    state.loc = list(loc)
+    state.need = list(need)
+    state.on_found = on_found
+    state.score = on_found - 8
+
+
+def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, snaps=None, base: int = 0) -> int:
     """Play ``codes[i:end]`` (version-2 quilt codes) on ``state`` until one the fast path and the
     plain way cannot play here; append each event's action index to ``actions``.  Returns the
     index of the first event not played: a session event, one the plain way refuses, ``end``,
-    or the event after a win.  ``state`` runs the lean replay's ``apply`` (update_won)."""
+    or the event after a win.  ``state`` runs the lean replay's ``apply`` (update_won).
+    ``undone`` (with ``snaps`` and ``base``): the events a later undo takes back, 1 at their index
+    (replay.undone); before each of them the position is saved in ``snaps[base + k]``, k the
+    events played so far in this call, as the caller's undo stack numbers them.
+    """
     if i >= end or state.status == WON:
         return i
     FACE, SUIT, N1, N2 = _FACE, _SUIT, _N1, _N2
@@ -91,7 +117,15 @@ def play_codes(state, codes, i: int, end: int, actions, decode) -> int:
     in_quilt, on_found = state.in_quilt, state.on_found
     apply, append = state.apply, actions.append
     start = i
+    nxt = -1 if undone is None else undone.find(1, i, end)
     for i, code in enumerate(codes[i:end], i):
+        if i == nxt:  # a later undo takes this event back: the position before it is saved
+            state.stock, state.waste = tuple(stock), tuple(waste)
+            state.in_quilt, state.on_found, state.score = in_quilt, on_found, on_found - 8
+            if i > start:
+                state.status = PLAYING  # update_won after the move before
+            snaps[base + i - start] = snapshot(state)
+            nxt = undone.find(1, i + 1, end)
         # --- decode (codec.quilt_action) and the legality of QuiltState._why_not ----------
         if code < 133:
             if code > 4:  # a quilt card to the up (d = 0) or down pile of its suit
@@ -246,4 +280,4 @@ def play_codes(state, codes, i: int, end: int, actions, decode) -> int:
     return i
 
 
-__all__ = ["dealt", "play_codes", "plays", "position_bytes"]
+__all__ = ["dealt", "play_codes", "plays", "position_bytes", "restore", "snapshot"]

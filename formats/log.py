@@ -385,9 +385,9 @@ def _found(data: bytes, value: int) -> list[int]:
     return out
 
 
-def unpack_planes(r: _Reader, n: int) -> tuple[bytes | list, array]:
-    """Codes and clock deltas of n events, unpacked in bulk: codes as bytes (a list where a
-    code escapes), deltas as an array; the escapes found by byte searches, not per event."""
+def unpack_planes(r: _Reader, n: int) -> tuple[bytes | bytearray | array, array]:
+    """Codes and clock deltas of n events, unpacked in bulk: codes as bytes (an array of 16 bits
+    where a code escapes), deltas as an array; the escapes found by byte searches, not per event."""
     layout = r.take(1, "events")[0]
     if layout & 3 >= len(_CODE_WIDTHS) or layout >> 2 >= len(_HIGH_WIDTHS):
         raise _bad(f"corrupt log (unknown event layout {layout})")
@@ -412,14 +412,20 @@ def unpack_planes(r: _Reader, n: int) -> tuple[bytes | list, array]:
     code_max = (1 << code_bits) - 1
     if code_max in codes or escaped:
         code_at = _found(codes, code_max)
-        if code_at:
-            codes = list(codes)
+        if code_at:  # 16 bits a code from here on (an array: its slices are copies of bytes)
+            wide = bytearray(2 * n)
+            wide[0 if _LITTLE else 1::2] = codes
+            codes = array("H")
+            codes.frombytes(wide)
         if escaped:
             deltas = array("q", deltas)
         delta_at = set(escaped)
         for i in sorted(delta_at.union(code_at)):  # in event order: an event's code, then its delta
             if codes[i] == code_max:
-                codes[i] = r.varint("event code")
+                code = r.varint("event code")
+                if code > 0xFFFF and codes.typecode == "H":  # names no action; kept as it is
+                    codes = array("Q", codes)
+                codes[i] = code
             if i in delta_at:
                 deltas[i] = r.varint("clock delta")
     return codes, deltas
@@ -550,7 +556,7 @@ def _unext(data: bytes) -> tuple[int, int]:
     return start, start + n
 
 
-def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | list, array]:
+def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | array, array]:
     start, end = _unext(data)
     if end - start < 8:
         raise _bad("truncated log")

@@ -21,6 +21,7 @@ result to ``Session.act`` event by event on random games of every variant.
 from __future__ import annotations
 
 from array import array
+from functools import partial
 from itertools import accumulate
 from typing import Callable
 
@@ -276,6 +277,10 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     todo = items
     i, action = -1, None
     kernel = kernel_of(variant, from_codes) if not save and codes is None else None
+    if kernel is not None:  # the family's snapshots, where it has its own (restore takes both kinds)
+        fast = _fast(variant)
+        if hasattr(fast, "restore"):
+            snapshot, restore = partial(fast.snapshot, state), partial(fast.restore, state)
     try:
         if not save and codes is None and UNDO not in items:
             # nothing is taken back (the usual log): no undo stack, no saved position.  At a
@@ -291,10 +296,8 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
         while i < count:
             item = todo[i]
             if item > RESTART:
-                if kernel is not None and (need is None or not need[i]):
-                    # a run of moves no undo takes back, up to the next one that is: in bulk
-                    end = count if need is None else need.find(1, i)
-                    j = kernel(state, todo, i, count if end < 0 else end, actions, decode)
+                if kernel is not None:  # a run of moves in bulk, saving the positions undo needs
+                    j = kernel(state, todo, i, count, actions, decode, need, snaps, len(stack))
                     if j > i:
                         stack.extend(range(moves, moves + j - i))
                         moves += j - i

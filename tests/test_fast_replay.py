@@ -290,3 +290,21 @@ def test_every_code_at_many_positions_alike(game):
                 j = play(fast, [code], 0, 1, got, decoder(fast))
                 assert (j, list(got)) == (plain_codes(slow, [code], 0, 1, want, decoder(slow)), list(want)), code
                 assert fields(fast) == fields(slow), code
+
+
+@pytest.mark.parametrize("game", FAST)
+def test_fast_snapshots_restore_what_the_plain_ones_do(game):
+    variant = GAMES[game]
+    fast = replay_module._fast(variant)
+    if not hasattr(fast, "restore"):
+        pytest.skip("the family's own snapshots are used")
+    session = random_log_session(variant, f"{game} snapshots", 150)
+    replayed = Session(variant, session.deal)
+    other = Session(variant, parse_deal("7")).state  # restored into: a position far from it
+    for action, clock in session.events:
+        replayed.act(action, clock)
+        state = replayed.state
+        want = fields(state)
+        for restore, snap in ((fast.restore, fast.snapshot(state)), (fast.restore, state.snapshot())):
+            restore(other, snap)
+            assert fields(other) == want
