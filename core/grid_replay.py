@@ -114,6 +114,14 @@ def position_bytes(state) -> bytes:
     return array("b", state.cells).tobytes().translate(PLUS_ONE)
 
 
+def win_bonus(variant, moves: int) -> int:
+    """GridVariant.win_bonus in closed form: 5 for each k from ``moves`` to 99, 3 to 199, 1 to 299."""
+    if not variant.bonus_factor:
+        return 0
+    bonus = 5 * max(0, 100 - moves) + 3 * max(0, 200 - max(100, moves)) + max(0, 300 - max(200, moves))
+    return bonus * variant.bonus_factor
+
+
 def redeal(state) -> bool:
     """``GridState._redeal`` and update_won, fast (the deal's generator by numbering.fast_shuffle);
     False, with nothing changed, where the plain way decides: a redeal it refuses."""
@@ -321,4 +329,4 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
     return i
 
 
-__all__ = ["dealt", "play_codes", "plays", "position_bytes", "redeal", "restore", "snapshot"]
+__all__ = ["dealt", "play_codes", "plays", "position_bytes", "redeal", "restore", "snapshot", "win_bonus"]

@@ -385,9 +385,11 @@ def _found(data: bytes, value: int) -> list[int]:
     return out
 
 
-def unpack_planes(r: _Reader, n: int) -> tuple[bytes | bytearray | array, array]:
+def unpack_planes(r: _Reader, n: int) -> tuple[bytes | bytearray | array, array, bytes | bytearray]:
     """Codes and clock deltas of n events, unpacked in bulk: codes as bytes (an array of 16 bits
-    where a code escapes), deltas as an array; the escapes found by byte searches, not per event."""
+    where a code escapes), deltas as an array; the escapes found by byte searches, not per event.
+    Third, the codes as bytes before their escapes: hint, undo and restart where the codes have
+    them (escapes are larger), for searches quicker than in an array (replay.run's ``meta``)."""
     layout = r.take(1, "events")[0]
     if layout & 3 >= len(_CODE_WIDTHS) or layout >> 2 >= len(_HIGH_WIDTHS):
         raise _bad(f"corrupt log (unknown event layout {layout})")
@@ -410,6 +412,7 @@ def unpack_planes(r: _Reader, n: int) -> tuple[bytes | bytearray | array, array]
     deltas = array("H")
     deltas.frombytes(both)
     code_max = (1 << code_bits) - 1
+    meta = codes
     if code_max in codes or escaped:
         code_at = _found(codes, code_max)
         if code_at:  # 16 bits a code from here on (an array: its slices are copies of bytes)
@@ -428,7 +431,7 @@ def unpack_planes(r: _Reader, n: int) -> tuple[bytes | bytearray | array, array]
                 codes[i] = code
             if i in delta_at:
                 deltas[i] = r.varint("clock delta")
-    return codes, deltas
+    return codes, deltas, meta
 
 
 # --- version 2 payload ---------------------------------------------------------------------
@@ -556,7 +559,7 @@ def _unext(data: bytes) -> tuple[int, int]:
     return start, start + n
 
 
-def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | array, array]:
+def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | array, array, bytes | bytearray]:
     start, end = _unext(data)
     if end - start < 8:
         raise _bad("truncated log")
@@ -605,7 +608,7 @@ def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | ar
     n = varint("events")
     if n > end - start:
         raise _bad("corrupt log (more events than bytes)")
-    codes, deltas = unpack_planes(r, n)
+    codes, deltas, meta = unpack_planes(r, n)
     status = take(1, "status")[0]
     if status >= len(STATUSES):
         raise _bad(f"corrupt log (status {status})")
@@ -629,7 +632,7 @@ def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | ar
                       position, digest.hex(), jumps, skipped)
     if rules != RULES_VERSION:  # _check_header
         _check_header(header)
-    return Log(header, None, summary), GAMES[game], codes, deltas
+    return Log(header, None, summary), GAMES[game], codes, deltas, meta
 
 
 def _newer(version: int) -> LogError:
@@ -806,7 +809,7 @@ def decode(data: bytes) -> Log:
             return decode_text(data)[0]
     as_json = not binary_v2 and is_json(data)
     if binary_v2:
-        log, variant, codes, deltas = _decode_v2_binary(data)
+        log, variant, codes, deltas, meta = _decode_v2_binary(data)
         items = codes
         clocks = None
         if deltas.typecode != "H" or len(items) * 0xFFFF > CLOCK_LIMIT:
@@ -819,7 +822,7 @@ def decode(data: bytes) -> Log:
             _check_clocks(items, clocks)
         session = _fresh(log.header, variant)
         try:
-            session, _ = run(session, items, clocks, from_codes=True, deltas=deltas)
+            session, _ = run(session, items, clocks, from_codes=True, deltas=deltas, meta=meta)
         except ReplayError as exc:
             if clocks is None:
                 clocks = clocks_of(items, deltas)

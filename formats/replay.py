@@ -100,10 +100,10 @@ class DeltaEvents(Events):
 
     __slots__ = ("deltas",)
 
-    def __init__(self, *, actions: array, deltas) -> None:
+    def __init__(self, *, actions: array, deltas) -> None:  # Events.__init__, its clocks left unset
+        self.actions = actions
+        self.memo = None
         self.deltas = deltas
-        super().__init__(actions=actions, clocks=None)
-        _CLOCKS.__delete__(self)
 
     @property
     def clocks(self) -> array:
@@ -126,23 +126,32 @@ _CLOCKS = Events.__dict__["clocks"]  # the slot DeltaEvents.clocks fills
 def delta_sums(items, deltas, n: int) -> tuple[int, int]:
     """(the clock of the attempt at event n, the earlier attempts' time) from the clock deltas:
     a restart's reading is the sum of its attempt's deltas, its own included."""
-    last, start = -1, 0
-    while True:
-        try:
-            last = items.index(RESTART, start, n)
-        except ValueError:
-            break
-        start = last + 1
-    earlier = sum(deltas[:last + 1]) if last >= 0 else 0
-    return (0 if last == n - 1 else sum(deltas[last + 1:n])), earlier
+    last = -1
+    find = getattr(items, "find", None)  # bytes: no exception at the end of the search
+    if find is not None:
+        at = find(RESTART, 0, n)
+        while at >= 0:
+            last = at
+            at = find(RESTART, at + 1, n)
+    else:
+        start = 0
+        while True:
+            try:
+                last = items.index(RESTART, start, n)
+            except ValueError:
+                break
+            start = last + 1
+    if last < 0:
+        return sum(deltas) if n == len(deltas) else sum(deltas[:n]), 0
+    return (0 if last == n - 1 else sum(deltas[last + 1:n])), sum(deltas[:last + 1])
 
 
-def _plain(state, items, decode, actions, variant, full_status, initial, kernel) -> tuple[int, int]:
+def _plain(state, items, decode, actions, variant, full_status, initial, kernel, win_bonus) -> tuple[int, int]:
     """The events of a log that holds no undo: counted moves and win bonus; raises at a refusal.
 
     The same rules as the general loop of :func:`run`, without an undo stack.
     """
-    apply, hint_counts, win_bonus = state.apply, variant.hint_counts, variant.win_bonus
+    apply, hint_counts = state.apply, variant.hint_counts
     moves = bonus = 0
     i, n = 0, len(items)
     while i < n:
@@ -243,11 +252,13 @@ def _earlier(items, clocks, n: int) -> int:
 
 def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto: int | None = None,
         keep_history: bool = False, want_codes: bool = False,
-        step: Callable[[Session, int, int], None] | None = None, deltas=None) -> tuple[Session, array | None]:
+        step: Callable[[Session, int, int], None] | None = None, deltas=None, meta=None) -> tuple[Session, array | None]:
     """Play ``items`` (action indexes, or action codes with ``from_codes``) on a fresh ``session``.
 
     ``clocks`` are the events' readings (or None, and ``deltas`` the clock deltas: the
-    session's events then sum them when first read, see :class:`DeltaEvents`).  Returns the session after the first ``upto``
+    session's events then sum them when first read, see :class:`DeltaEvents`); ``meta``, bytes
+    holding hint, undo and restart where ``items`` does and a larger value elsewhere, is searched
+    for them in its place (a version-2 log's codes before its escapes widened them).  Returns the session after the first ``upto``
     events (its ``events`` filled, its status decided in full) and, with ``want_codes``,
     the events' action codes.  ``keep_history`` saves every position an undo could
     still take back (for play after loading); ``step(session, i, action)`` is called
@@ -258,6 +269,7 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     n = len(items) if upto is None else min(upto, len(items))
     if n < len(items):
         items = items[:n]
+    meta = items if meta is None else meta[:n]
     cls = type(state)
     full_status = cls.update_status
     encode = codec(variant.family)[0]
@@ -277,21 +289,24 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     todo = items
     i, action = -1, None
     kernel = kernel_of(variant, from_codes) if not save and codes is None else None
-    if kernel is not None:  # the family's snapshots, where it has its own (restore takes both kinds)
+    if kernel is not None:  # the family's snapshots and win bonus, where it has its own
         fast = _fast(variant)
-        if hasattr(fast, "restore"):
+        if hasattr(fast, "restore"):  # (its restore takes both kinds of snapshot)
             snapshot, restore = partial(fast.snapshot, state), partial(fast.restore, state)
+        if hasattr(fast, "win_bonus"):
+            win_bonus = partial(fast.win_bonus, variant)
     try:
-        if not save and codes is None and UNDO not in items:
+        if not save and codes is None and UNDO not in meta:
             # nothing is taken back (the usual log): no undo stack, no saved position.  At a
             # refusal the general loop below plays again from the deal to name the event.
             try:
-                moves, bonus = _plain(state, items, decode, actions, variant, full_status, initial, kernel)
+                moves, bonus = _plain(state, items, decode, actions, variant, full_status, initial, kernel,
+                                      win_bonus)
                 todo = ()
             except CarpetError:
                 restore(initial)
                 actions = array("I") if from_codes else None
-        need = None if save or not todo else undone(todo)
+        need = None if save or not todo else undone(meta)
         i, count = 0, len(todo)
         while i < count:
             item = todo[i]
@@ -369,7 +384,7 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
         deltas = deltas[:n] if n < len(deltas) else deltas
         session.events = DeltaEvents(actions=actions if from_codes else array("I", items), deltas=deltas)
         session.moves, session.bonus = moves, bonus
-        session.clock_ms, session.earlier_attempts_ms = delta_sums(items, deltas, n)
+        session.clock_ms, session.earlier_attempts_ms = delta_sums(meta, deltas, n)
         return session, codes
     clocks = clocks[:n] if n < len(clocks) else clocks
     if from_codes:

@@ -308,3 +308,13 @@ def test_fast_snapshots_restore_what_the_plain_ones_do(game):
         for restore, snap in ((fast.restore, fast.snapshot(state)), (fast.restore, state.snapshot())):
             restore(other, snap)
             assert fields(other) == want
+
+
+@pytest.mark.parametrize("game", FAST)
+def test_the_win_bonus_in_closed_form_equals_the_plain_one(game):
+    variant = GAMES[game]
+    fast = replay_module._fast(variant)
+    if not hasattr(fast, "win_bonus"):
+        pytest.skip("the variant's own win_bonus is used")
+    assert [fast.win_bonus(variant, moves) for moves in range(1000)] == \
+        [variant.win_bonus(moves) for moves in range(1000)]
