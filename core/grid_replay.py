@@ -22,7 +22,8 @@ from carpet.core.cards import ACE, KING
 from carpet.core.errors import CarpetError
 from carpet.core.game import PLAYING, RESTART, WON
 
-from .grid import EMPTY, FIRST_MOVE, REDEAL, GridState, _redeal_plan, deal_beside_column_0, gap_spaces
+from .grid import (ANY_SUIT_NEXT, EMPTY, FIRST_MOVE, REDEAL, SUIT_NEXT, GridState, _redeal_plan, deal_beside_column_0,
+                   gap_spaces)
 from .numbering import fast_dealing_order, fast_shuffle
 
 NONE = -2  # in the tables: no such card
@@ -43,17 +44,22 @@ class _Tables:
         self.down = tuple(card - 1 if card % 13 != ACE else NONE for card in range(cards)) + (NONE,)
         self.move = tuple(FIRST_MOVE + card * v.cells for card in range(cards))  # + cell: the action
         self.base_rank = tuple(card % 13 == v.base for card in range(cards))
-        # the cards that fit an empty cell (not in column 0) beside a card on its left, and by
-        # the left rule beside a card on its right: asked of the plain rule itself (fits)
-        probe = GridState.__new__(GridState)
-        probe.variant = v
-        probe.cells = [EMPTY] * v.cells
+        # the cards that fit an empty cell (not in column 0) beside a card on its left
+        # (fits_left_neighbour: nothing beside a king; the build rule), and by the left rule
+        # beside a card on its right (fits: nothing beside an ace; its predecessor in suit);
+        # tests/test_fast_replay.py asks GridState.fits of every pair
         by_left, by_right = [], []
-        for neighbour in range(cards):
-            probe.cells[0], probe.cells[2] = neighbour, EMPTY
-            by_left.append(frozenset(card for card in range(cards) if probe.fits(card, 1)))
-            probe.cells[0], probe.cells[2] = EMPTY, neighbour
-            by_right.append(frozenset(card for card in range(cards) if probe.fits(card, 1)))
+        for n in range(cards):
+            rank, suit = n % 13, n % 52 // 13
+            if rank == KING:
+                by_left.append(frozenset())
+            elif v.build is SUIT_NEXT:
+                by_left.append(frozenset(v.twins[n + 1]))
+            elif v.build is ANY_SUIT_NEXT:
+                by_left.append(frozenset(v.of_rank[rank + 1]))
+            else:  # SUIT_HIGHER
+                by_left.append(frozenset(c for c in range(cards) if c % 52 // 13 == suit and c % 13 > rank))
+            by_right.append(frozenset(v.twins[n - 1]) if v.left_rule and rank != ACE else frozenset())
         self.by_left = tuple(by_left) + (frozenset(),)  # EMPTY (-1) reads the last: nothing fits
         self.by_right = tuple(by_right) + (frozenset(),)
         # Коврик's deal lays the k-th card of the dealing order into a fixed cell: for each
@@ -304,11 +310,13 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
             prefix[srow] = COL[source]
         row = ROW[cell]
         length = prefix[row]
-        if col == length:  # _extend_prefix(row, length)
+        if col == length:  # _extend_prefix(row, length), from the card just placed
             first = cell - col
-            if length == 0:  # the card is of the base rank: nothing else reaches column 0 here
-                length = 1
-            while length < cols:
+            # in column 0 the card is of the base rank (nothing else reaches it here); elsewhere
+            # it lengthens the prefix if it follows its left neighbour in suit
+            if not col or UP[cells[cell - 1]] == card:
+                length += 1
+            while col < length < cols:
                 if UP[cells[first + length - 1]] != cells[first + length]:
                     break
                 length += 1

@@ -258,8 +258,9 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     ``clocks`` are the events' readings (or None, and ``deltas`` the clock deltas: the
     session's events then sum them when first read, see :class:`DeltaEvents`); ``meta``, bytes
     holding hint, undo and restart where ``items`` does and a larger value elsewhere, is searched
-    for them in its place (a version-2 log's codes before its escapes widened them).  Returns the session after the first ``upto``
-    events (its ``events`` filled, its status decided in full) and, with ``want_codes``,
+    for them in its place (a version-2 log's codes before its escapes widened them).  Returns
+    the session after the first ``upto`` events (its ``events`` filled, its status decided in
+    full) and, with ``want_codes``,
     the events' action codes.  ``keep_history`` saves every position an undo could
     still take back (for play after loading); ``step(session, i, action)`` is called
     after each event with the full status decided (for replay frames).  Raises
@@ -269,10 +270,10 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     n = len(items) if upto is None else min(upto, len(items))
     if n < len(items):
         items = items[:n]
-    meta = items if meta is None else meta[:n]
+    meta = items if meta is None else meta[:n] if n < len(meta) else meta
     cls = type(state)
     full_status = cls.update_status
-    encode = codec(variant.family)[0]
+    encode = codec(variant.family)[0] if want_codes else None
     decode = decoder(state) if from_codes else None
     save = keep_history or step is not None
     actions = array("I") if from_codes else None
@@ -289,12 +290,9 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     todo = items
     i, action = -1, None
     kernel = kernel_of(variant, from_codes) if not save and codes is None else None
-    if kernel is not None:  # the family's snapshots and win bonus, where it has its own
-        fast = _fast(variant)
-        if hasattr(fast, "restore"):  # (its restore takes both kinds of snapshot)
-            snapshot, restore = partial(fast.snapshot, state), partial(fast.restore, state)
-        if hasattr(fast, "win_bonus"):
-            win_bonus = partial(fast.win_bonus, variant)
+    fast = _fast(variant) if kernel is not None else None
+    if hasattr(fast, "win_bonus"):  # the family's own win bonus, where it has one
+        win_bonus = partial(fast.win_bonus, variant)
     try:
         if not save and codes is None and UNDO not in meta:
             # nothing is taken back (the usual log): no undo stack, no saved position.  At a
@@ -307,6 +305,8 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
                 restore(initial)
                 actions = array("I") if from_codes else None
         need = None if save or not todo else undone(meta)
+        if todo and hasattr(fast, "restore"):  # the family's snapshots (its restore takes both kinds)
+            snapshot, restore = partial(fast.snapshot, state), partial(fast.restore, state)
         i, count = 0, len(todo)
         while i < count:
             item = todo[i]

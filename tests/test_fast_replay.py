@@ -318,3 +318,41 @@ def test_the_win_bonus_in_closed_form_equals_the_plain_one(game):
         pytest.skip("the variant's own win_bonus is used")
     assert [fast.win_bonus(variant, moves) for moves in range(1000)] == \
         [variant.win_bonus(moves) for moves in range(1000)]
+
+
+@pytest.mark.parametrize("game", [g for g in FAST if GAMES[g].family == "grid"])
+def test_the_grid_fit_tables_say_what_fits_says(game):
+    """Beside every card on the left, and on the right: the cards that fit, by GridState.fits."""
+    variant = GAMES[game]
+    t = replay_module._fast(variant).tables(variant)
+    probe = variant.new_state(parse_deal("1"))
+    cards = variant.card_count
+    for neighbour in range(cards):
+        probe.cells = [-1] * variant.cells
+        probe.cells[0] = neighbour
+        assert t.by_left[neighbour] == {card for card in range(cards) if probe.fits(card, 1)}
+        probe.cells = [-1] * variant.cells
+        probe.cells[2] = neighbour
+        assert t.by_right[neighbour] == {card for card in range(cards) if probe.fits(card, 1)}
+    assert t.by_left[-1] == t.by_right[-1] == frozenset()
+
+
+def test_the_fast_shuffle_of_any_list_equals_the_plain_one():
+    """Lists of every length a redeal shuffles, from generators of every seed range, part-drawn."""
+    from carpet.core.numbering import MicrosoftRandom, TwisterRandom, fast_shuffle
+    rng = random.Random(4)
+    for seed in [1, 2, 31999, 2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**33 - 1] + [rng.randrange(1, 2**33) for _ in range(20)]:
+        for count in range(0, 110, 3):
+            plain, fast = MicrosoftRandom(seed), MicrosoftRandom(seed)
+            for _ in range(seed % 7):
+                plain.draw()
+                fast.draw()
+            a, b = list(range(count)), list(range(count))
+            plain.shuffle(a)
+            fast_shuffle(b, fast)
+            assert (b, fast.getstate()) == (a, plain.getstate()), (seed, count)
+    plain, fast = TwisterRandom(10**12), TwisterRandom(10**12)
+    a, b = list(range(40)), list(range(40))
+    plain.shuffle(a)
+    fast_shuffle(b, fast)
+    assert (b, fast.getstate()) == (a, plain.getstate())
