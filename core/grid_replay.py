@@ -151,7 +151,12 @@ def redeal(state) -> bool:
         fast_shuffle(loose, rng)
         if v.spaces is not gap_spaces:
             spaces = v.spaces(targets, gaps, len(targets) - len(loose), rng, v.board)
-            laying = [cell for cell in targets if cell not in spaces]
+            laying = list(targets)  # [cell for cell in targets if cell not in spaces]
+            try:
+                for cell in spaces:
+                    laying.remove(cell)
+            except ValueError:  # a space that is no target (no game here makes one)
+                laying = [cell for cell in targets if cell not in spaces]
         state.rng_state = rng.getstate()
         loose.reverse()
     # every target ends either laid (laying) or empty (spaces): no need to empty them first

@@ -12,14 +12,24 @@ only work that cannot change the result:
 - a position is saved only before an action that a later undo takes back (found by a
   pass over the events first), so memory follows the undo depth actually used, not
   the length of the log;
-- no per-event bookkeeping: the clock of each event is summed from the deltas in bulk.
+- no per-event bookkeeping: the clock of each event is summed from the deltas in bulk
+  (for a version-2 binary log only when a reader asks for the readings: verification
+  needs their sums alone, :class:`DeltaEvents`);
+- runs of moves given as version-2 action codes are played by the family's bulk replay
+  (core/grid_replay.py, core/carpet_replay.py, core/quilt_replay.py): decoding, the
+  legality checks and the transition written out in one loop, a fast copy of the deal,
+  and the plain ``decode`` and ``apply`` for anything unusual, so that every refusal
+  is the plain rules' own, at the same event.
 
 docs/format.md ("Replaying") states the same rules; tests/test_replay.py pins the
-result to ``Session.act`` event by event on random games of every variant.
+result to ``Session.act`` event by event on random games of every variant, and
+tests/test_fast_replay.py the bulk replays to the plain ``apply`` (every field of the
+position, the refused event and its message).
 """
 
 from __future__ import annotations
 
+import re
 from array import array
 from functools import partial
 from itertools import accumulate
@@ -62,6 +72,8 @@ def undone(items) -> bytearray | None:
     """Which events a later undo takes back (1 at their index), or None when no undo is played."""
     if UNDO not in items:
         return None
+    if isinstance(items, (bytes, bytearray)):
+        return _undone_in_runs(items)
     need = bytearray(len(items))
     stack = array("l")
     push, pop = stack.append, stack.pop
@@ -73,6 +85,33 @@ def undone(items) -> bytearray | None:
                 need[pop()] = 1
         elif item == RESTART:
             del stack[:]
+    return need
+
+
+_SESSION_EVENT = re.compile(rb"[\x00-\x02]")  # hint, undo, restart among bytes of codes
+
+
+def _undone_in_runs(items: bytes) -> bytearray:
+    """:func:`undone` for bytes: only the session events are visited (found by a regular
+    expression), the moves between them kept on the stack as runs [first, end)."""
+    need = bytearray(len(items))
+    runs: list[list[int]] = []
+    last = 0
+    for found in _SESSION_EVENT.finditer(items):
+        at = found.start()
+        if at > last:
+            runs.append([last, at])
+        last = at + 1
+        item = items[at]
+        if item == UNDO:
+            if runs:
+                top = runs[-1]
+                top[1] -= 1
+                need[top[1]] = 1
+                if top[1] == top[0]:
+                    runs.pop()
+        elif item == RESTART:
+            runs.clear()
     return need
 
 

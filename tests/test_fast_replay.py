@@ -356,3 +356,12 @@ def test_the_fast_shuffle_of_any_list_equals_the_plain_one():
     plain.shuffle(a)
     fast_shuffle(b, fast)
     assert (b, fast.getstate()) == (a, plain.getstate())
+
+
+def test_undone_over_bytes_equals_undone_over_a_list():
+    rng = random.Random(3)
+    for _ in range(300):
+        items = [rng.choice((0, 1, 1, 2) if rng.random() < 0.3 else (3, 7, 200)) for _ in range(rng.randrange(60))]
+        want = replay_module.undone(items)
+        assert replay_module.undone(bytes(items)) == want
+        assert replay_module.undone(bytearray(items)) == want
