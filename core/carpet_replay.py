@@ -12,11 +12,16 @@ before an event the plain way refuses.  tests/test_fast_replay.py pins it to the
 
 from __future__ import annotations
 
+from array import array
+
 from carpet.core.errors import CarpetError
 from carpet.core.game import PLAYING, RESTART, WON
 
 from .carpet import CELL_TO_FOUNDATION, CELLS, EMPTY, STOCK_FILL, TURN, WASTE_FILL, WASTE_TO_FOUNDATION, CarpetState
 from .numbering import fast_dealing_order
+
+#: byte b -> b + 1 (mod 256): a card id as a signed byte (EMPTY -1 is 255) -> its id + 1, EMPTY 0
+PLUS_ONE = bytes((b + 1) & 0xFF for b in range(256))
 
 ACE = 0
 _ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops them by bytes.translate
@@ -47,6 +52,13 @@ def dealt(variant, deal) -> CarpetState:
     state.stock = tuple(rest[CELLS:])
     state._settle()
     return state
+
+
+def position_bytes(state) -> bytes:
+    """CarpetState.position_bytes, the carpet's cells in bulk (as signed bytes, translated)."""
+    stock = state.stock[state.drawn:]
+    return (array("b", state.cells).tobytes().translate(PLUS_ONE) + bytes(state.found)
+            + bytes((state.phase, len(stock))) + bytes(stock) + bytes((len(state.waste),)) + bytes(state.waste))
 
 
 def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, snaps=None, base: int = 0) -> int:
@@ -108,14 +120,18 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
                             return i + 1
                         continue
             elif code == 8:
-                # _turn: the stock top onto the waste (an ace, in carpet-foster, the plain way)
+                # _turn: the stock top onto the waste; an ace (carpet-foster) to its foundation
                 if drawn < nstock:
                     card = stock[drawn]
+                    drawn += 1
+                    append(TURN)
                     if card % 13 != ACE:
-                        drawn += 1
                         push(card)
-                        append(TURN)
                         continue
+                    found[card // 13] = 1  # _ace_out
+                    score += 1
+                    total += 1  # (never the 52nd card: a card is turned only while one is left)
+                    continue
             elif code == 7:
                 # _waste_to_foundation: the waste top, if it fits its foundation
                 if waste:
@@ -161,6 +177,41 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
                         continue
         elif code < 3:
             break
+        elif code < 7:
+            # carpet-foster's first phase: a carpet card to its foundation (codec as above), its
+            # hole refilled from the stock, aces going up on the way (_refill_from_stock)
+            s = code - 3
+            count = found[s]
+            if 0 < count < 13:
+                try:
+                    cell = where(s * 13 + count)
+                except ValueError:
+                    cell = -1
+                if cell >= 0:
+                    found[s] = count + 1
+                    score += 1
+                    total += 1
+                    cells[cell] = EMPTY
+                    while drawn < nstock:
+                        card = stock[drawn]
+                        drawn += 1
+                        if card % 13 != ACE:
+                            cells[cell] = card
+                            break
+                        found[card // 13] = 1  # _ace_out
+                        score += 1
+                        total += 1
+                    append(CELL_TO_FOUNDATION + cell)
+                    # _settle: the second phase starts once no carpet card can be played
+                    for s, count in enumerate(found):
+                        if 0 < count < 13 and s * 13 + count in cells:
+                            break
+                    else:
+                        phase = state.phase = 2
+                    if total == 52:  # update_won
+                        state.drawn, state.score, state.status = drawn, score, WON
+                        return i + 1
+                    continue
         # --- the plain way: decode and apply check everything ----------------------------
         state.drawn, state.score = drawn, score
         action = decode(state, code)
@@ -185,4 +236,4 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
     return i
 
 
-__all__ = ["dealt", "play_codes", "plays"]
+__all__ = ["dealt", "play_codes", "plays", "position_bytes"]

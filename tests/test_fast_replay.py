@@ -365,3 +365,20 @@ def test_undone_over_bytes_equals_undone_over_a_list():
         want = replay_module.undone(items)
         assert replay_module.undone(bytes(items)) == want
         assert replay_module.undone(bytearray(items)) == want
+
+
+@pytest.mark.parametrize("game,family", [("kovrik", "grid"), ("carpet", "carpet"), ("crazy-quilt", "quilt")])
+def test_reading_a_log_loads_its_own_family_alone(tmp_path, game, family):
+    """The bulk replays keep the families apart: reading a log imports no other family's modules."""
+    import subprocess
+    import sys
+    session = Session(GAMES[game], parse_deal("1"))
+    play_out(session, 30)
+    path = tmp_path / "game.carpet"
+    path.write_bytes(encode(record(session, new_header(session, created=CREATED, tool="carpet 0.1.0"))))
+    code = ("import sys; from carpet.formats import check; check(open(sys.argv[1], 'rb').read()); "
+            "print(' '.join(sorted(m.split('.')[-1] for m in sys.modules if m.startswith('carpet.core.'))))")
+    loaded = set(subprocess.run([sys.executable, "-c", code, str(path)], check=True, capture_output=True,
+                                text=True).stdout.split())
+    others = {"grid", "montana", "carpet", "quilt"} - {family}
+    assert f"{family}_replay" in loaded and not loaded & (others | {f"{f}_replay" for f in others})
