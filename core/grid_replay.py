@@ -1,17 +1,18 @@
 """The grid family's moves replayed in bulk: a fast copy of decoding and ``GridState.apply``.
 
-The one replay (formats/replay.py) hands a run of a log's events to :func:`play_codes`
-(version-2 action codes) or :func:`play_actions` (action indexes).  Each plays the card
-moves it can on a fast path, with decoding (formats/codec.py, ``_grid_decoder``), the
-legality checks and the transition of ``GridState._move`` written out in one loop over
-the events, and every other event (a redeal, an unusual code, anything the fast path
-does not decide at once) through the plain ``decode`` and ``apply``.  It stops before a
-session event (hint, undo, restart), after a win, and before an event the plain way
-refuses, so that the caller plays that one again and reports it in its own words.
+The one replay (formats/replay.py) hands a run of a version-2 log's action codes to
+:func:`play_codes`.  It plays the card moves it can on a fast path, with decoding
+(formats/codec.py, ``_grid_decoder``), the legality checks and the transition of
+``GridState._move`` written out in one loop over the events, redeals by :func:`redeal`,
+and every other event (an unusual code, anything the fast path does not decide at once)
+through the plain ``decode`` and ``apply``.  It stops before a session event (hint, undo,
+restart), after a win, and before an event the plain way refuses, so that the caller plays
+that one again and reports it in its own words.  The module also deals (:func:`dealt`),
+saves and restores positions and works out the win bonus, fast.
 
-What each fast path mirrors is named where it is written; tests/test_fast_replay.py
-pins both functions to the plain ``apply`` over random games of every grid variant
-(position, score, status and the refused event, with illegal events mixed in).
+What each fast copy mirrors is named where it is written; tests/test_fast_replay.py pins
+every one to the plain rule over random and player games of every grid variant
+(every field of the position, and the refused event, with illegal events mixed in).
 """
 
 from __future__ import annotations
