@@ -7,8 +7,10 @@ on the machine moves both sides alike.
 - **verify, new against old**: the same games encoded in format version 2 (read by the
   one replay, formats/replay.py) and in version 1 (read by a copy, kept below, of the
   verify path of commit 778fb62: msgspec decode, a Session.act per event with a
-  snapshot before every action and the status after it).  Both sides use this
-  engine's rules (``State.apply``), so the ratio is that of the reading path alone.
+  snapshot before every action and the status after it).  The old side runs this
+  engine's plain rules (``new_state``, ``State.apply``), so the ratio is that of the
+  reading path alone: the new side's bulk replays (core/*_replay.py) are fast copies of
+  those rules, written for the one replay and pinned to them by tests/test_fast_replay.py.
   Games: the built-in player's games with human-paced clocks (0.1-4 s between
   actions), and random 2,000-event games full of hints, undos and restarts.
 - **bytes per event**: the whole binary file over its events, version 2 and version 1,

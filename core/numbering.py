@@ -206,3 +206,58 @@ def dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRan
     shuffle(ids, rng)
     ids.reverse()
     return ids, rng
+
+
+# --- the deal, fast: what the one replay deals from (formats/replay.py) ---------------------
+_SWAPS: dict[int, tuple[tuple[tuple[int, int], ...], int, int]] = {}
+
+
+def fast_dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRandom | TwisterRandom"]:
+    """:func:`dealing_order`, the same cards and the same generator after it, its shuffle by
+    :func:`fast_shuffle`; pinned to it by tests/test_fast_replay.py over deal numbers of every range."""
+    if not deal.microsoft:
+        return dealing_order(deal, card_count)
+    rng = MicrosoftRandom(deal.number)
+    items = list(_MS_ORDER) if card_count == 52 else list(range(card_count))
+    fast_shuffle(items, rng)
+    items.reverse()
+    return items, rng
+
+
+def fast_shuffle(items: list, rng: "MicrosoftRandom | TwisterRandom") -> None:
+    """``rng.shuffle(items)``: for the Microsoft generator a fast copy, pinned to it by
+    tests/test_fast_replay.py.  draw() is written out once for each kind of seed, and the
+    generator is stepped modulo 2^31 (2^32 for the largest seeds): a draw reads bits 16-30
+    (16-31) of its state, and the low bits of x' = a x + c depend on the low bits of x alone.
+    The state after the shuffle, modulo 2^33, is then one jump: x_k = A_k x + C_k."""
+    if not isinstance(rng, MicrosoftRandom):
+        rng.shuffle(items)
+        return
+    count = len(items)
+    plan = _SWAPS.get(count)
+    if plan is None:  # the swaps (n, n + 1) for n from the end down to 1, and the jump over them
+        a, c = 1, 0
+        for _ in range(count - 1):
+            a, c = a * 214013 % MS_LIMIT, (c * 214013 + 2531011) % MS_LIMIT
+        plan = _SWAPS[count] = (tuple(zip(range(count - 1, 0, -1), range(count, 1, -1))), a, c)
+    swaps, jump_a, jump_c = plan
+    x0, high = rng.x, rng.high
+    if high == 0:
+        x = x0 & 0x7FFFFFFF
+        for n, size in swaps:
+            x = (x * 214013 + 2531011) & 0x7FFFFFFF
+            j = (x >> 16) % size
+            items[n], items[j] = items[j], items[n]
+    elif high == 1:
+        x = x0 & 0x7FFFFFFF
+        for n, size in swaps:
+            x = (x * 214013 + 2531011) & 0x7FFFFFFF
+            j = (x >> 16 | 0x8000) % size
+            items[n], items[j] = items[j], items[n]
+    else:
+        x = x0 & 0xFFFFFFFF
+        for n, size in swaps:
+            x = (x * 214013 + 2531011) & 0xFFFFFFFF
+            j = ((x >> 16) + 1) % size
+            items[n], items[j] = items[j], items[n]
+    rng.x = (jump_a * x0 + jump_c) % MS_LIMIT

@@ -70,10 +70,11 @@ class Session:
     __slots__ = ("variant", "deal", "state", "events", "moves", "bonus", "clock_ms",
                  "earlier_attempts_ms", "_history", "_initial")
 
-    def __init__(self, variant: Variant, deal: Deal) -> None:
+    def __init__(self, variant: Variant, deal: Deal, *, state: State | None = None) -> None:
         self.variant = variant
         self.deal = deal
-        self.state: State = variant.new_state(deal)
+        #: ``state``: the deal's position made already (the one replay deals by a fast copy of new_state)
+        self.state: State = variant.new_state(deal) if state is None else state
         self._initial = self.state.snapshot()
         #: every event accepted, as (action, clock reading in ms)
         self.events = Events()

@@ -38,7 +38,7 @@ from carpet.core.game import FIRST_ACTION, RESTART
 from carpet.core.session import Events
 
 from . import codec as _codec
-from .replay import CLOCK_LIMIT, ReplayError, clocks_of, run
+from .replay import CLOCK_LIMIT, ReplayError, clocks_of, fresh, position_digest_of, run
 
 try:  # the C module hashlib itself wraps: no OpenSSL loaded for a digest
     from _blake2 import blake2b
@@ -312,14 +312,16 @@ def _ints(typecode: str, values) -> array:
     return out
 
 
-def _nibbles(data: bytes, n: int) -> bytes:
+def _nibbles(data: bytes, n: int) -> bytearray:
     """Half-bytes, the low one first: n values out of ceil(n / 2) bytes."""
     out = bytearray(2 * len(data))
     out[0::2] = data.translate(_LOW_NIBBLE)
     out[1::2] = data.translate(_HIGH_NIBBLE)
-    if len(out) > n and out[n]:
-        raise _bad("corrupt log (a spare half-byte is not zero)")
-    return bytes(out[:n])
+    if len(out) > n:
+        if out[n]:
+            raise _bad("corrupt log (a spare half-byte is not zero)")
+        del out[n:]
+    return out
 
 
 def _escape_cost(values, limit: int) -> int:
@@ -373,8 +375,21 @@ def pack_planes(codes, deltas) -> bytes:
     return bytes(out)
 
 
-def unpack_planes(r: _Reader, n: int) -> tuple[bytes | array, array]:
-    """Codes and clock deltas of n events, unpacked in bulk."""
+def _found(data: bytes, value: int) -> list[int]:
+    """The positions of ``value`` in ``data`` (a byte search: escapes are rare)."""
+    out = []
+    at = data.find(value)
+    while at >= 0:
+        out.append(at)
+        at = data.find(value, at + 1)
+    return out
+
+
+def unpack_planes(r: _Reader, n: int) -> tuple[bytes | bytearray | array, array, bytes | bytearray]:
+    """Codes and clock deltas of n events, unpacked in bulk: codes as bytes (an array of 16 bits
+    where a code escapes), deltas as an array; the escapes found by byte searches, not per event.
+    Third, the codes as bytes before their escapes: hint, undo and restart where the codes have
+    them (escapes are larger), for searches quicker than in an array (replay.run's ``meta``)."""
     layout = r.take(1, "events")[0]
     if layout & 3 >= len(_CODE_WIDTHS) or layout >> 2 >= len(_HIGH_WIDTHS):
         raise _bad(f"corrupt log (unknown event layout {layout})")
@@ -384,23 +399,39 @@ def unpack_planes(r: _Reader, n: int) -> tuple[bytes | array, array]:
     else:
         codes = _nibbles(r.take((n + 1) // 2, "events"), n)
     low = r.take(n, "events")
+    both = bytearray(2 * n)
     if high_bits == 0:
-        deltas = _ints("H", low)
+        high = None
+        both[0 if _LITTLE else 1::2] = low
+        escaped = _found(low, 0xFF)
     else:
         high = _nibbles(r.take((n + 1) // 2, "events"), n) if high_bits == 4 else r.take(n, "events")
-        both = bytearray(2 * n)
         both[0::2], both[1::2] = (low, high) if _LITTLE else (high, low)
-        deltas = array("H")
-        deltas.frombytes(both)
-    code_max, delta_max = (1 << code_bits) - 1, (1 << (8 + high_bits)) - 1
-    if code_max in codes or delta_max in deltas:
-        codes, deltas = _ints("I", codes), _ints("q", deltas)
-        for i in range(n):
+        top = (1 << high_bits) - 1
+        escaped = [i for i in _found(high, top) if low[i] == 0xFF] if top in high else []
+    deltas = array("H")
+    deltas.frombytes(both)
+    code_max = (1 << code_bits) - 1
+    meta = codes
+    if code_max in codes or escaped:
+        code_at = _found(codes, code_max)
+        if code_at:  # 16 bits a code from here on (an array: its slices are copies of bytes)
+            wide = bytearray(2 * n)
+            wide[0 if _LITTLE else 1::2] = codes
+            codes = array("H")
+            codes.frombytes(wide)
+        if escaped:
+            deltas = array("q", deltas)
+        delta_at = set(escaped)
+        for i in sorted(delta_at.union(code_at)):  # in event order: an event's code, then its delta
             if codes[i] == code_max:
-                codes[i] = r.varint("event code")
-            if deltas[i] == delta_max:
+                code = r.varint("event code")
+                if code > 0xFFFF and codes.typecode == "H":  # names no action; kept as it is
+                    codes = array("Q", codes)
+                codes[i] = code
+            if i in delta_at:
                 deltas[i] = r.varint("clock delta")
-    return codes, deltas
+    return codes, deltas, meta
 
 
 # --- version 2 payload ---------------------------------------------------------------------
@@ -420,7 +451,7 @@ def _created_ms(text: str) -> int:
 def created_text(ms: int) -> str:
     """Milliseconds since 1970 (UTC) -> the header's text, e.g. 2026-11-29T12:00:00.000Z."""
     t = gmtime(ms // 1000)
-    return f"{t.tm_year:04d}-{t.tm_mon:02d}-{t.tm_mday:02d}T{t.tm_hour:02d}:{t.tm_min:02d}:{t.tm_sec:02d}.{ms % 1000:03d}Z"
+    return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (t[0], t[1], t[2], t[3], t[4], t[5], ms % 1000)
 
 
 def _hex_bytes(text: str, size: int, what: str) -> bytes:
@@ -510,10 +541,13 @@ def _ext(payload: bytes) -> bytes:
     return head + bytes((EXT_TYPE,)) + payload
 
 
+_V2_HEADS = (b"\xc7", b"\xc8", b"\xc9")  # the first byte of a version-2 binary log (an ext)
+_EXT_SIZES = {0xC7: 1, 0xC8: 2, 0xC9: 4}  # MessagePack ext 8, 16, 32: bytes of the length
+
+
 def _unext(data: bytes) -> tuple[int, int]:
     """(start, end) of the payload of a version-2 binary log."""
-    head = data[0]
-    size = {0xC7: 1, 0xC8: 2, 0xC9: 4}.get(head)
+    size = _EXT_SIZES.get(data[0])
     if size is None or len(data) < 2 + size:
         raise _bad("not a carpet log")
     n = int.from_bytes(data[1:1 + size], "big")
@@ -525,65 +559,80 @@ def _unext(data: bytes) -> tuple[int, int]:
     return start, start + n
 
 
-def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | array, array]:
+def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | array, array, bytes | bytearray]:
     start, end = _unext(data)
     if end - start < 8:
         raise _bad("truncated log")
-    r = _Reader(data, start, end - 8)
-    version = r.varint("version")
+    stop = end - 8
+    r = _Reader(data, start, stop)
+    varint, take = r.varint, r.take
+    # the header: version, game code and rules, as a rule one byte each (docs/format.md)
+    head = data[start:start + 3]
+    short = len(head) == 3 and head[0] < 0x80 and head[1] and head[2] < 0x80
+    if short:
+        version, code, rules_numbering = head
+        r.pos = start + 3
+    else:
+        version = varint("version")
     if version != 2:
         if version > VERSION:
             raise _newer(version)
         raise _bad(f"bad log version {version}")
-    code = r.take(1, "game")[0]
+    if not short:
+        code = take(1, "game")[0]
     if code:
         game = _GAME_BY_CODE.get(code)
         if game is None:
             raise _bad(f"unknown game (code {code}) in log")
     else:
-        game = r.take(r.varint("game"), "game").decode("utf-8", "replace")
+        game = take(varint("game"), "game").decode("utf-8", "replace")
+    if not short:
+        rules_numbering = varint("rules")
     if game not in GAMES:
         raise _bad(f"unknown game {game[:40]!r} in log")
-    rules_numbering = r.varint("rules")
     rules, numbering = rules_numbering >> 2, rules_numbering & 3
     if numbering >= len(NUMBERINGS):
         raise _bad(f"unknown numbering (code {numbering})")
-    deal_value = r.varint("deal")
+    deal_value = varint("deal")
     deal = f"ms{deal_value >> 1}" if deal_value & 1 else str(deal_value >> 1)
-    layout = r.take(4, "layout").hex()
-    created = r.varint("created")
+    layout = take(4, "layout").hex()
+    created = varint("created")
     if created > 2**47:
         raise _bad("corrupt log (creation time)")
-    tool = _get_tool(r)
-    n = r.varint("events")
+    pos = r.pos
+    if data[pos:pos + 1] == b"\x03" and pos + 4 <= stop and data[pos + 1] | data[pos + 2] | data[pos + 3] < 0x80:
+        tool = "carpet %d.%d.%d" % (data[pos + 1], data[pos + 2], data[pos + 3])  # _get_tool, one byte each
+        r.pos = pos + 4
+    else:
+        tool = _get_tool(r)
+    n = varint("events")
     if n > end - start:
         raise _bad("corrupt log (more events than bytes)")
-    codes, deltas = unpack_planes(r, n)
-    status = r.take(1, "status")[0]
+    codes, deltas, meta = unpack_planes(r, n)
+    status = take(1, "status")[0]
     if status >= len(STATUSES):
         raise _bad(f"corrupt log (status {status})")
-    score = _unzigzag(r.varint("score"))
-    moves = r.varint("moves")
-    left = r.varint("redeals")
-    elapsed = r.varint("clock")
-    jumps = r.varint("clock jumps")
-    skipped = _unzigzag(r.varint("clock skipped")) if jumps & 1 else 0
+    score = _unzigzag(varint("score"))
+    moves = varint("moves")
+    left = varint("redeals")
+    elapsed = varint("clock")
+    jumps = varint("clock jumps")
+    skipped = _unzigzag(varint("clock skipped")) if jumps & 1 else 0
     if jumps & 1 and not skipped:
         raise _bad("corrupt log (clock skipped)")
     jumps >>= 1
-    position = r.take(4, "position").hex()
-    if r.pos != r.end:
+    position = take(4, "position").hex()
+    if r.pos != stop:
         raise _bad("corrupt log (bytes after the summary)")
-    if _digest_v2(data[start:end - 8]) != data[end - 8:end]:
+    digest = data[stop:end]
+    if _digest_v2(data[start:stop]) != digest:
         raise LogError("digest mismatch: the log was edited or corrupted", unreadable=False)
-    header = Header(format=FORMAT, version=2, game=game, rules=rules, numbering=NUMBERINGS[numbering], deal=deal,
-                    layout=layout, created=created_text(created), tool=tool)
-    summary = Summary(status=STATUSES[status], score=score, moves=moves,
-                      redeals_left=None if left == 0 else _unzigzag(left - 1), elapsed_ms=elapsed,
-                      position=position, digest=data[end - 8:end].hex(), clock_jumps=jumps,
-                      clock_skipped_ms=skipped)
-    _check_header(header)
-    return Log(header=header, events=None, summary=summary), get_game(game), codes, deltas
+    header = Header(FORMAT, 2, game, rules, NUMBERINGS[numbering], deal, layout, created_text(created), tool)
+    summary = Summary(STATUSES[status], score, moves, None if left == 0 else _unzigzag(left - 1), elapsed,
+                      position, digest.hex(), jumps, skipped)
+    if rules != RULES_VERSION:  # _check_header
+        _check_header(header)
+    return Log(header, None, summary), GAMES[game], codes, deltas, meta
 
 
 def _newer(version: int) -> LogError:
@@ -751,24 +800,32 @@ def decode(data: bytes) -> Log:
     it (formats/replay.py) and refuses an action that cannot be played there; the
     replay is kept for :func:`verify`.
     """
-    if not _first(data, 1):
-        raise _bad("empty file, not a carpet log")
-    if is_text(data):
-        from .text import decode_text
-        return decode_text(data)[0]
-    as_json = is_json(data)
-    if not as_json and data[:1] in (b"\xc7", b"\xc8", b"\xc9"):
-        log, variant, codes, deltas = _decode_v2_binary(data)
+    binary_v2 = data[:1] in _V2_HEADS  # no whitespace before it: neither text nor JSON
+    if not binary_v2:
+        if not _first(data, 1):
+            raise _bad("empty file, not a carpet log")
+        if is_text(data):
+            from .text import decode_text
+            return decode_text(data)[0]
+    as_json = not binary_v2 and is_json(data)
+    if binary_v2:
+        log, variant, codes, deltas, meta = _decode_v2_binary(data)
         items = codes
-        try:
-            clocks = clocks_of(items, deltas)
-        except OverflowError:
-            raise _bad("corrupt log (a clock reading beyond 2^40 ms)") from None
-        _check_clocks(items, clocks)
+        clocks = None
+        if deltas.typecode != "H" or len(items) * 0xFFFF > CLOCK_LIMIT:
+            # a delta escaped its plane (or the log is very long): the readings are worked out
+            # and bounded here; else no reading can pass the bound and they are summed when read
+            try:
+                clocks = clocks_of(items, deltas)
+            except OverflowError:
+                raise _bad("corrupt log (a clock reading beyond 2^40 ms)") from None
+            _check_clocks(items, clocks)
         session = _fresh(log.header, variant)
         try:
-            session, _ = run(session, items, clocks, from_codes=True)
+            session, _ = run(session, items, clocks, from_codes=True, deltas=deltas, meta=meta)
         except ReplayError as exc:
+            if clocks is None:
+                clocks = clocks_of(items, deltas)
             refused = _illegal(exc, variant, session)
             if exc.decoded is not None:  # what was played before it, for a report of the position there
                 before = exc.event - 1
@@ -779,7 +836,7 @@ def decode(data: bytes) -> Log:
                 refused.total = len(items)
             raise refused from None
         events = session.events
-        events.memo = (session, _ints("I", codes), True)  # the digest was checked on the bytes
+        events.memo = (session, codes, True)  # the digest was checked on the bytes
         return Log(header=log.header, events=events, summary=log.summary)
     try:
         peek = (_decoders.json_peek if as_json else _decoders.mp_peek).decode(data)
@@ -895,8 +952,9 @@ def _fresh(header: Header, variant: Variant) -> Session:
         raise _bad(f"bad deal in header: {exc}") from None
     if deal.text != header.deal:
         raise _bad(f"deal {header.deal!r} is not in its canonical form ({deal.text})")
-    session = Session(variant, deal)
-    found = digest_text(session, header.version)
+    session = fresh(variant, deal)
+    full = position_digest_of(session.state)
+    found = full if header.version == 1 else full[:8]
     if found != header.layout:
         raise LogError(f"initial layout digest {header.layout} does not match deal {deal.text} "
                        f"of {variant.id} ({found})", unreadable=False)
@@ -955,13 +1013,14 @@ def replay(log: Log, upto: int | None = None, *, keep_history: bool = False, ste
 
 def verify(log: Log, *, keep_history: bool = False) -> Session:
     """Full check: every event legal, summary as replayed, digest intact.  Returns the session."""
-    variant = get_game(log.header.game)
     events = _as_events(log.events)
     memo = events.memo
     confirmed = False
     if memo is not None and memo[0] is not None and not keep_history:
         session, codes, confirmed = memo
+        variant = session.variant
     else:
+        variant = get_game(log.header.game)
         _check_order(events, variant)
         session = _fresh(log.header, variant)
         want = log.header.version == 2
@@ -978,13 +1037,17 @@ def verify(log: Log, *, keep_history: bool = False) -> Session:
         if s.digest != expected:
             raise LogError("digest mismatch: the header, events or summary were edited or corrupted",
                            unreadable=False)
-    found = (session.status, session.score, session.moves, session.redeals_left, session.clock_ms,
-             digest_text(session, log.header.version))
+    state = session.state
+    position = position_digest_of(state)
+    left = state.redeals_left
+    found = (state.status, state.score + session.bonus, session.moves, left, session.clock_ms,
+             position if log.header.version == 1 else position[:8])
     claimed = (s.status, s.score, s.moves, s.redeals_left, s.elapsed_ms, s.position)
-    names = ("status", "score", "moves", "redeals_left", "elapsed_ms", "position")
-    for name, want_, got in zip(names, claimed, found):
-        if want_ != got:
-            raise LogError(f"summary {name} says {want_!r} but the replay gives {got!r}", unreadable=False)
+    if found != claimed:
+        names = ("status", "score", "moves", "redeals_left", "elapsed_ms", "position")
+        for name, want_, got in zip(names, claimed, found):
+            if want_ != got:
+                raise LogError(f"summary {name} says {want_!r} but the replay gives {got!r}", unreadable=False)
     if log.header.version == 1 and s.digest != seal(log.header, pack_events(events, variant.action_count)):
         raise LogError("digest mismatch: the header or events were edited or corrupted", unreadable=False)
     return session
@@ -992,7 +1055,7 @@ def verify(log: Log, *, keep_history: bool = False) -> Session:
 
 def check(data: bytes, *, keep_history: bool = False) -> tuple[Log, Session]:
     """Decode and verify any form: what every reader of a file runs (one replay)."""
-    if is_text(data):
+    if data[:1] not in _V2_HEADS and is_text(data):
         from .text import check_text
         return check_text(data, keep_history=keep_history)
     log = decode(data)

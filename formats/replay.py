@@ -12,20 +12,31 @@ only work that cannot change the result:
 - a position is saved only before an action that a later undo takes back (found by a
   pass over the events first), so memory follows the undo depth actually used, not
   the length of the log;
-- no per-event bookkeeping: the clock of each event is summed from the deltas in bulk.
+- no per-event bookkeeping: the clock of each event is summed from the deltas in bulk
+  (for a version-2 binary log only when a reader asks for the readings: verification
+  needs their sums alone, :class:`DeltaEvents`);
+- runs of moves given as version-2 action codes are played by the family's bulk replay
+  (core/grid_replay.py, core/carpet_replay.py, core/quilt_replay.py): decoding, the
+  legality checks and the transition written out in one loop, a fast copy of the deal,
+  and the plain ``decode`` and ``apply`` for anything unusual, so that every refusal
+  is the plain rules' own, at the same event.
 
 docs/format.md ("Replaying") states the same rules; tests/test_replay.py pins the
-result to ``Session.act`` event by event on random games of every variant.
+result to ``Session.act`` event by event on random games of every variant, and
+tests/test_fast_replay.py the bulk replays to the plain ``apply`` (every field of the
+position, the refused event and its message).
 """
 
 from __future__ import annotations
 
+import re
 from array import array
+from functools import partial
 from itertools import accumulate
 from typing import Callable
 
 from carpet.core import CarpetError, Session
-from carpet.core.game import HINT, PLAYING, RESTART, UNDO, WON
+from carpet.core.game import HINT, PLAYING, RESTART, UNDO, WON, position_digest
 from carpet.core.session import Events
 
 from .codec import NO_ACTION, codec, decoder
@@ -61,6 +72,8 @@ def undone(items) -> bytearray | None:
     """Which events a later undo takes back (1 at their index), or None when no undo is played."""
     if UNDO not in items:
         return None
+    if isinstance(items, (bytes, bytearray)):
+        return _undone_in_runs(items)
     need = bytearray(len(items))
     stack = array("l")
     push, pop = stack.append, stack.pop
@@ -72,6 +85,33 @@ def undone(items) -> bytearray | None:
                 need[pop()] = 1
         elif item == RESTART:
             del stack[:]
+    return need
+
+
+_SESSION_EVENT = re.compile(rb"[\x00-\x02]")  # hint, undo, restart among bytes of codes
+
+
+def _undone_in_runs(items: bytes) -> bytearray:
+    """:func:`undone` for bytes: only the session events are visited (found by a regular
+    expression), the moves between them kept on the stack as runs [first, end)."""
+    need = bytearray(len(items))
+    runs: list[list[int]] = []
+    last = 0
+    for found in _SESSION_EVENT.finditer(items):
+        at = found.start()
+        if at > last:
+            runs.append([last, at])
+        last = at + 1
+        item = items[at]
+        if item == UNDO:
+            if runs:
+                top = runs[-1]
+                top[1] -= 1
+                need[top[1]] = 1
+                if top[1] == top[0]:
+                    runs.pop()
+        elif item == RESTART:
+            runs.clear()
     return need
 
 
@@ -89,15 +129,81 @@ def clocks_of(items, deltas) -> array:
     return clocks
 
 
-def _plain(state, items, decode, actions, variant, full_status, initial) -> tuple[int, int]:
+class DeltaEvents(Events):
+    """Events whose clock readings are summed from the clock deltas when first read.
+
+    What a version-2 binary log stores is each event's clock delta; verifying it needs
+    only the attempt's last reading and the earlier attempts' time (sums of deltas), so
+    the readings themselves are worked out (:func:`clocks_of`) only for a reader that asks.
+    """
+
+    __slots__ = ("deltas",)
+
+    def __init__(self, *, actions: array, deltas) -> None:  # Events.__init__, its clocks left unset
+        self.actions = actions
+        self.memo = None
+        self.deltas = deltas
+
+    @property
+    def clocks(self) -> array:
+        try:
+            return _CLOCKS.__get__(self)
+        except AttributeError:
+            clocks = clocks_of(self.actions, self.deltas)
+            _CLOCKS.__set__(self, clocks)
+            self.deltas = None
+            return clocks
+
+    @clocks.setter
+    def clocks(self, clocks: array) -> None:
+        _CLOCKS.__set__(self, clocks)
+
+
+_CLOCKS = Events.__dict__["clocks"]  # the slot DeltaEvents.clocks fills
+
+
+def delta_sums(items, deltas, n: int) -> tuple[int, int]:
+    """(the clock of the attempt at event n, the earlier attempts' time) from the clock deltas:
+    a restart's reading is the sum of its attempt's deltas, its own included."""
+    last = -1
+    find = getattr(items, "find", None)  # bytes: no exception at the end of the search
+    if find is not None:
+        at = find(RESTART, 0, n)
+        while at >= 0:
+            last = at
+            at = find(RESTART, at + 1, n)
+    else:
+        start = 0
+        while True:
+            try:
+                last = items.index(RESTART, start, n)
+            except ValueError:
+                break
+            start = last + 1
+    if last < 0:
+        return sum(deltas) if n == len(deltas) else sum(deltas[:n]), 0
+    return (0 if last == n - 1 else sum(deltas[last + 1:n])), sum(deltas[:last + 1])
+
+
+def _plain(state, items, decode, actions, variant, full_status, initial, kernel, win_bonus) -> tuple[int, int]:
     """The events of a log that holds no undo: counted moves and win bonus; raises at a refusal.
 
     The same rules as the general loop of :func:`run`, without an undo stack.
     """
-    apply, hint_counts, win_bonus = state.apply, variant.hint_counts, variant.win_bonus
+    apply, hint_counts = state.apply, variant.hint_counts
     moves = bonus = 0
-    for item in items:
+    i, n = 0, len(items)
+    while i < n:
+        item = items[i]
         if item > RESTART:
+            if kernel is not None:  # a run of moves, played in bulk where it can be
+                j = kernel(state, items, i, n, actions, decode)
+                if j > i:
+                    moves += j - i
+                    if state.status == WON:
+                        bonus = win_bonus(moves)
+                    i = j
+                    continue
             if decode is not None:
                 action = decode(state, item)
                 if action <= RESTART:
@@ -111,18 +217,64 @@ def _plain(state, items, decode, actions, variant, full_status, initial) -> tupl
             moves += 1
             if state.status == WON:
                 bonus = win_bonus(moves)
-            continue
-        if decode is not None:
-            actions.append(item)
-        if item == HINT:
-            if hint_counts and state.status != WON:
-                full_status(state)
-                if state.status == PLAYING:
-                    moves += 1
-        else:  # RESTART: there is no undo here
-            state.restore(initial)
-            moves = bonus = 0
+        else:
+            if decode is not None:
+                actions.append(item)
+            if item == HINT:
+                if hint_counts and state.status != WON:
+                    full_status(state)
+                    if state.status == PLAYING:
+                        moves += 1
+            else:  # RESTART: there is no undo here
+                state.restore(initial)
+                moves = bonus = 0
+        i += 1
     return moves, bonus
+
+
+#: family -> the module of its bulk replay: fast copies of decoding, apply and the deal, pinned
+#: to the plain ones by tests/test_fast_replay.py
+_KERNELS = {"grid": "carpet.core.grid_replay", "carpet": "carpet.core.carpet_replay",
+            "quilt": "carpet.core.quilt_replay"}
+_FAST: dict[str, object] = {}  # game id -> its family's bulk-replay module, or None where it has none
+
+
+def _fast(variant):
+    """The family's bulk-replay module where it plays this game, else None."""
+    try:
+        return _FAST[variant.id]
+    except KeyError:
+        pass
+    name = _KERNELS.get(variant.family)
+    module = None
+    if name is not None:
+        from importlib import import_module
+        module = import_module(name)
+        if not module.plays(variant):
+            module = None
+    _FAST[variant.id] = module
+    return module
+
+
+def kernel_of(variant, from_codes: bool) -> Callable | None:
+    """The family's bulk replay of a run of moves, or None where it has none."""
+    fast = _fast(variant) if from_codes else None
+    return None if fast is None else fast.play_codes
+
+
+def fresh(variant, deal) -> Session:
+    """``Session(variant, deal)``, the deal made by the family's fast copy of new_state where it has one."""
+    fast = _fast(variant)
+    return Session(variant, deal, state=None if fast is None else fast.dealt(variant, deal))
+
+
+def position_digest_of(state) -> str:
+    """``state.digest()``, the position's bytes by the family's fast copy where it has one."""
+    variant = state.variant
+    position_bytes = getattr(_fast(variant), "position_bytes", None)
+    if position_bytes is None:
+        return state.digest()
+    return position_digest(variant.id, position_bytes(state))
 
 
 def _earlier(items, clocks, n: int) -> int:
@@ -137,13 +289,17 @@ def _earlier(items, clocks, n: int) -> int:
         start = i + 1
 
 
-def run(session: Session, items, clocks: array, *, from_codes: bool, upto: int | None = None,
+def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto: int | None = None,
         keep_history: bool = False, want_codes: bool = False,
-        step: Callable[[Session, int, int], None] | None = None) -> tuple[Session, array | None]:
+        step: Callable[[Session, int, int], None] | None = None, deltas=None, meta=None) -> tuple[Session, array | None]:
     """Play ``items`` (action indexes, or action codes with ``from_codes``) on a fresh ``session``.
 
-    ``clocks`` are the events' readings.  Returns the session after the first ``upto``
-    events (its ``events`` filled, its status decided in full) and, with ``want_codes``,
+    ``clocks`` are the events' readings (or None, and ``deltas`` the clock deltas: the
+    session's events then sum them when first read, see :class:`DeltaEvents`); ``meta``, bytes
+    holding hint, undo and restart where ``items`` does and a larger value elsewhere, is searched
+    for them in its place (a version-2 log's codes before its escapes widened them).  Returns
+    the session after the first ``upto`` events (its ``events`` filled, its status decided in
+    full) and, with ``want_codes``,
     the events' action codes.  ``keep_history`` saves every position an undo could
     still take back (for play after loading); ``step(session, i, action)`` is called
     after each event with the full status decided (for replay frames).  Raises
@@ -153,9 +309,10 @@ def run(session: Session, items, clocks: array, *, from_codes: bool, upto: int |
     n = len(items) if upto is None else min(upto, len(items))
     if n < len(items):
         items = items[:n]
+    meta = items if meta is None else meta[:n] if n < len(meta) else meta
     cls = type(state)
     full_status = cls.update_status
-    encode = codec(variant.family)[0]
+    encode = codec(variant.family)[0] if want_codes else None
     decode = decoder(state) if from_codes else None
     save = keep_history or step is not None
     actions = array("I") if from_codes else None
@@ -171,19 +328,37 @@ def run(session: Session, items, clocks: array, *, from_codes: bool, upto: int |
     initial = session._initial
     todo = items
     i, action = -1, None
+    kernel = kernel_of(variant, from_codes) if not save and codes is None else None
+    fast = _fast(variant) if kernel is not None else None
+    if hasattr(fast, "win_bonus"):  # the family's own win bonus, where it has one
+        win_bonus = partial(fast.win_bonus, variant)
     try:
-        if not save and codes is None and UNDO not in items:
+        if not save and codes is None and UNDO not in meta:
             # nothing is taken back (the usual log): no undo stack, no saved position.  At a
             # refusal the general loop below plays again from the deal to name the event.
             try:
-                moves, bonus = _plain(state, items, decode, actions, variant, full_status, initial)
+                moves, bonus = _plain(state, items, decode, actions, variant, full_status, initial, kernel,
+                                      win_bonus)
                 todo = ()
             except CarpetError:
                 restore(initial)
                 actions = array("I") if from_codes else None
-        need = None if save or not todo else undone(todo)
-        for i, item in enumerate(todo):
+        need = None if save or not todo else undone(meta)
+        if todo and hasattr(fast, "restore"):  # the family's snapshots (its restore takes both kinds)
+            snapshot, restore = partial(fast.snapshot, state), partial(fast.restore, state)
+        i, count = 0, len(todo)
+        while i < count:
+            item = todo[i]
             if item > RESTART:
+                if kernel is not None:  # a run of moves in bulk, saving the positions undo needs
+                    j = kernel(state, todo, i, count, actions, decode, need, snaps, len(stack))
+                    if j > i:
+                        stack.extend(range(moves, moves + j - i))
+                        moves += j - i
+                        if state.status == WON:
+                            bonus = win_bonus(moves)
+                        i = j
+                        continue
                 if from_codes:
                     action = decode(state, item)
                     if action <= RESTART:
@@ -233,6 +408,7 @@ def run(session: Session, items, clocks: array, *, from_codes: bool, upto: int |
             if step is not None:
                 session.moves, session.bonus = moves, bonus
                 step(session, i, action)
+            i += 1
     except ReplayError as exc:
         exc.decoded = actions
         raise
@@ -243,6 +419,12 @@ def run(session: Session, items, clocks: array, *, from_codes: bool, upto: int |
     finally:
         state.__class__ = cls
     full_status(state)
+    if clocks is None:
+        deltas = deltas[:n] if n < len(deltas) else deltas
+        session.events = DeltaEvents(actions=actions if from_codes else array("I", items), deltas=deltas)
+        session.moves, session.bonus = moves, bonus
+        session.clock_ms, session.earlier_attempts_ms = delta_sums(meta, deltas, n)
+        return session, codes
     clocks = clocks[:n] if n < len(clocks) else clocks
     if from_codes:
         session.events = Events(actions=actions, clocks=clocks)

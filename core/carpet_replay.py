@@ -1,0 +1,239 @@
+"""The carpet family's actions replayed in bulk: a fast copy of decoding and ``CarpetState.apply``.
+
+As core/grid_replay.py for the grid family: :func:`play_codes` plays a run of a log's
+version-2 action codes with decoding (formats/codec.py, ``carpet_action``), the legality
+checks and the transitions of ``CarpetState`` written out in one loop, and anything
+else through the plain ``decode`` and ``apply``: carpet-foster's first phase, an ace
+turned up from the stock, an unusual code, and every event the fast path does not
+decide at once.  It stops before a session event (hint, undo, restart), after a win, and
+before an event the plain way refuses.  tests/test_fast_replay.py pins it to the plain
+``apply`` over random games of every carpet variant.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+from carpet.core.errors import CarpetError
+from carpet.core.game import PLAYING, RESTART, WON
+
+from .carpet import CELL_TO_FOUNDATION, CELLS, EMPTY, STOCK_FILL, TURN, WASTE_FILL, WASTE_TO_FOUNDATION, CarpetState
+from .numbering import fast_dealing_order
+
+#: byte b -> b + 1 (mod 256): a card id as a signed byte (EMPTY -1 is 255) -> its id + 1, EMPTY 0
+PLUS_ONE = bytes((b + 1) & 0xFF for b in range(256))
+
+ACE = 0
+_ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops them by bytes.translate
+
+
+def plays(variant) -> bool:
+    return True
+
+
+def dealt(variant, deal) -> CarpetState:
+    """``variant.new_state(deal)`` (CarpetState.__init__): the shuffle by its fast copy
+    (numbering.fast_dealing_order), the aces taken out by one filter; carpet-foster's deal
+    (aces going up as the carpet is dealt) the plain way."""
+    if variant.foster:
+        return variant.new_state(deal)
+    order, _rng = fast_dealing_order(deal, 52)
+    state = CarpetState.__new__(CarpetState)
+    state.variant = variant
+    state.status = PLAYING
+    state.redeals_used = 0
+    state.waste = []
+    state.drawn = 0
+    state.score = 0
+    state.phase = 2
+    rest = list(bytes(order).translate(None, _ACES))  # [card for card in order if card % 13 != ACE]
+    state.found = [1, 1, 1, 1]
+    state.cells = rest[:CELLS]
+    state.stock = tuple(rest[CELLS:])
+    state._settle()
+    return state
+
+
+def position_bytes(state) -> bytes:
+    """CarpetState.position_bytes, the carpet's cells in bulk (as signed bytes, translated)."""
+    stock = state.stock[state.drawn:]
+    return (array("b", state.cells).tobytes().translate(PLUS_ONE) + bytes(state.found)
+            + bytes((state.phase, len(stock))) + bytes(stock) + bytes((len(state.waste),)) + bytes(state.waste))
+
+
+def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, snaps=None, base: int = 0) -> int:
+    """Play ``codes[i:end]`` (version-2 carpet codes) on ``state`` until one the fast path and the
+    plain way cannot play here; append each event's action index to ``actions``.  Returns the
+    index of the first event not played: a session event, one the plain way refuses, ``end``,
+    or the event after a win.  ``state`` runs the lean replay's ``apply`` (update_won).
+    ``undone`` (with ``snaps`` and ``base``): the events a later undo takes back, 1 at their index
+    (replay.undone); before each of them the position is saved in ``snaps[base + k]``, k the
+    events played so far in this call, as the caller's undo stack numbers them.
+    """
+    if i >= end or state.status == WON:
+        return i
+    v = state.variant
+    auto_fill, player_fills, stock_fills = v.auto_fill, v.player_fills, v.stock_fills
+    cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
+    drawn, score, phase = state.drawn, state.score, state.phase
+    nstock, total = len(stock), sum(found)
+    apply, append, push, take, where = state.apply, actions.append, waste.append, waste.pop, cells.index
+    start = i
+    nxt = -1 if undone is None else undone.find(1, i, end)
+    for i, code in enumerate(codes[i:end], i):
+        if i == nxt:  # a later undo takes this event back: the position before it is saved
+            state.drawn, state.score = drawn, score
+            if i > start:
+                state.status = PLAYING  # update_won after the move before
+            snaps[base + i - start] = state.snapshot()
+            nxt = undone.find(1, i + 1, end)
+        if phase == 2:  # carpet-foster's first phase goes the plain way (its holes refill by themselves)
+            if code < 7:
+                if code < 3:
+                    break  # a session event: the caller's
+                # codec: the card the foundation of suit s needs, from the carpet
+                s = code - 3
+                count = found[s]
+                if 0 < count < 13:
+                    try:
+                        cell = where(s * 13 + count)
+                    except ValueError:
+                        cell = -1  # not on the carpet: no such action here (the plain way says so)
+                    if cell >= 0:
+                        # _cell_to_foundation: a carpet card that fits (fits(): the card the
+                        # started foundation needs next); its cell refills with auto_fill
+                        found[s] = count + 1
+                        score += 1
+                        total += 1
+                        if not auto_fill:
+                            cells[cell] = EMPTY
+                        elif waste:
+                            cells[cell] = take()
+                        elif drawn < nstock:
+                            cells[cell] = stock[drawn]
+                            drawn += 1
+                        else:
+                            cells[cell] = EMPTY
+                        append(CELL_TO_FOUNDATION + cell)
+                        if total == 52:  # update_won
+                            state.drawn, state.score, state.status = drawn, score, WON
+                            return i + 1
+                        continue
+            elif code == 8:
+                # _turn: the stock top onto the waste; an ace (carpet-foster) to its foundation
+                if drawn < nstock:
+                    card = stock[drawn]
+                    drawn += 1
+                    append(TURN)
+                    if card % 13 != ACE:
+                        push(card)
+                        continue
+                    found[card // 13] = 1  # _ace_out
+                    score += 1
+                    total += 1  # (never the 52nd card: a card is turned only while one is left)
+                    continue
+            elif code == 7:
+                # _waste_to_foundation: the waste top, if it fits its foundation
+                if waste:
+                    card = waste[-1]
+                    s = card // 13
+                    count = found[s]
+                    if count and card % 13 == count:
+                        take()
+                        found[s] = count + 1
+                        score += 1
+                        total += 1
+                        append(WASTE_TO_FOUNDATION)
+                        if total == 52:  # update_won
+                            state.drawn, state.score, state.status = drawn, score, WON
+                            return i + 1
+                        continue
+            elif code < 29:
+                # _waste_fill into the k-th empty cell (codec: row-major), with the waste top
+                if player_fills and waste:
+                    cell = -1
+                    try:
+                        for _ in range(code - 8):
+                            cell = where(EMPTY, cell + 1)
+                    except ValueError:
+                        cell = -1  # fewer empty cells: no such action here
+                    if cell >= 0:
+                        cells[cell] = take()
+                        append(WASTE_FILL + cell)
+                        continue
+            elif code < 49:
+                # _stock_fill into the k-th empty cell, the waste being empty
+                if stock_fills and not waste and drawn < nstock:
+                    cell = -1
+                    try:
+                        for _ in range(code - 28):
+                            cell = where(EMPTY, cell + 1)
+                    except ValueError:
+                        cell = -1
+                    if cell >= 0:
+                        cells[cell] = stock[drawn]
+                        drawn += 1
+                        append(STOCK_FILL + cell)
+                        continue
+        elif code < 3:
+            break
+        elif code < 7:
+            # carpet-foster's first phase: a carpet card to its foundation (codec as above), its
+            # hole refilled from the stock, aces going up on the way (_refill_from_stock)
+            s = code - 3
+            count = found[s]
+            if 0 < count < 13:
+                try:
+                    cell = where(s * 13 + count)
+                except ValueError:
+                    cell = -1
+                if cell >= 0:
+                    found[s] = count + 1
+                    score += 1
+                    total += 1
+                    cells[cell] = EMPTY
+                    while drawn < nstock:
+                        card = stock[drawn]
+                        drawn += 1
+                        if card % 13 != ACE:
+                            cells[cell] = card
+                            break
+                        found[card // 13] = 1  # _ace_out
+                        score += 1
+                        total += 1
+                    append(CELL_TO_FOUNDATION + cell)
+                    # _settle: the second phase starts once no carpet card can be played
+                    for s, count in enumerate(found):
+                        if 0 < count < 13 and s * 13 + count in cells:
+                            break
+                    else:
+                        phase = state.phase = 2
+                    if total == 52:  # update_won
+                        state.drawn, state.score, state.status = drawn, score, WON
+                        return i + 1
+                    continue
+        # --- the plain way: decode and apply check everything ----------------------------
+        state.drawn, state.score = drawn, score
+        action = decode(state, code)
+        if action <= RESTART:
+            break
+        try:
+            apply(action)
+        except CarpetError:
+            break  # apply changed nothing; the caller plays it again and reports it
+        append(action)
+        if state.status == WON:
+            return i + 1
+        cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
+        drawn, score, phase = state.drawn, state.score, state.phase
+        nstock, total = len(stock), sum(found)
+        push, take, where = waste.append, waste.pop, cells.index
+    else:
+        i = end
+    state.drawn, state.score = drawn, score
+    if i > start and state.status != WON:
+        state.status = PLAYING  # update_won after the last action
+    return i
+
+
+__all__ = ["dealt", "play_codes", "plays", "position_bytes"]
