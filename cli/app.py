@@ -36,6 +36,7 @@ COMMANDS = {
     "replay": "show:replay_",
     "verify": "verify:verify_",
     "export": "verify:export",
+    "solve": "solve:solve",
     "autoplay": "autoplay:autoplay",
     "bench": "bench:bench",
 }

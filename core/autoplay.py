@@ -1,7 +1,6 @@
-"""The built-in player: repeatedly take the position's ``auto_action``.
+"""The built-in player: repeatedly take the simple player's action (core/players.py).
 
-For the carpet family that is the simple player of the rules' own check; for the
-other families it is the hint.  Used by ``carpet autoplay`` and by tests.
+Used by ``carpet autoplay``, by ``@auto`` in the fixture recipes, and by tests.
 """
 
 from __future__ import annotations
@@ -9,6 +8,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .game import PLAYING
+from .players import simple_action
 from .session import Session
 
 
@@ -27,7 +27,7 @@ def play_out(session: Session, limit: int = 5000, clock: Callable[[], int] = lam
         if key in seen:
             break
         seen.add(key)
-        action = state.auto_action()
+        action = simple_action(state)
         if action is None:
             break
         session.act(action, clock())

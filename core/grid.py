@@ -320,6 +320,64 @@ class GridState(State):
     def all_cards(self) -> list[int]:
         return [c for c in self.cells if c != EMPTY]
 
+    # --- what a solver may use (core/game.py, "What a solver may use") ------------------
+    def search_key(self) -> bytes | tuple:
+        # The cells decide the locks and what moves; the redeals used and (for the shuffle
+        # games) the generator decide what redeals can still do.  The score is not part of
+        # the future (a win's score is counted along the line).
+        key = bytes(c + 1 for c in self.cells) + bytes((self.redeals_used,))
+        return (key, self.rng_state) if self.variant.shuffled else key
+
+    def search_actions(self) -> list[int]:
+        """Card moves, most promising first, then the redeal.
+
+        First a move that locks cards, then a move that puts a card right of the card one
+        lower, then one by the left rule alone; a move that leaves its cell behind a king
+        or a gap (where nothing can follow it) comes after the others of its kind.
+        """
+        if self.status != PLAYING:
+            return []
+        cells, where, locked = self.cells, self.where, self.locked
+        ranked = []
+        for action in self.card_moves():
+            card, cell = divmod(action - FIRST_MOVE, CELLS)
+            col = cell % COLS
+            rank = 0
+            if col == locked[cell // COLS]:
+                rank -= 8  # locks at least one card
+            elif col and not (cells[cell - 1] == card - 1 and card % 13 != ACE):
+                rank += 4  # the left rule alone
+            source = where[card]
+            if source % COLS:
+                left = cells[source - 1]
+                if left == EMPTY or left % 13 == KING:
+                    rank += 1  # the cell left behind is dead
+            ranked.append((rank, action))
+        ranked.sort()
+        actions = [action for _rank, action in ranked]
+        if self.can_redeal():
+            actions.append(REDEAL)
+        return actions
+
+    def progress(self) -> int:
+        return sum(self.locked)
+
+    def win_score_bound(self, moves: int) -> int:
+        """kovrik, kovrik-hard: every card locked (15 each) and the bonus of the fewest moves
+        a win could still take (each loose card not yet where it ends must move at least
+        once); shuffle games: +10 for each loose card at most."""
+        loose = 52 - sum(self.locked)
+        if self.variant.shuffled:
+            return self.score + 10 * loose
+        cells, locked = self.cells, self.locked
+        misplaced = 0
+        for row in range(ROWS):
+            for col in range(locked[row], COLS):
+                card = cells[row * COLS + col]
+                if card != EMPTY and card % 13 != col:
+                    misplaced += 1
+        return 15 * 52 + self.variant.win_bonus(moves + misplaced)
+
 
 class GridVariant(Variant):
     family = "grid"

@@ -23,7 +23,6 @@ from .cards import CODES, SUITS, code, parse_face
 from .errors import BadAction, IllegalAction
 from .game import FIRST_ACTION, LOST, PLAYING, WON, State, Variant
 from .numbering import Deal, dealing_order
-from .search import best_action
 
 ROWS = COLS = 8
 CELLS = ROWS * COLS  # 64
@@ -97,6 +96,7 @@ _NEIGHBOURS = tuple(_short_side_neighbours(cell) for cell in range(CELLS))
 _N1 = tuple(n[0] for n in _NEIGHBOURS)
 _N2 = tuple(n[1] for n in _NEIGHBOURS)
 _PLUS_ONE = tuple(range(1, DECK_CARDS + 1)) + (0,)  # card id + 1; EMPTY (-1) -> 0
+_FACE_PLUS_ONE = tuple(c % 52 + 1 for c in range(DECK_CARDS)) + (0,)  # face + 1; EMPTY (-1) -> 0
 
 
 def source_name(source: int) -> str:
@@ -573,13 +573,10 @@ class QuiltState(State):
         self.on_found += 1
         self.score = self.on_found - 8
 
-    # --- hint -----------------------------------------------------------------------------
-    def hint(self) -> int | None:
-        """The action whose short look-ahead does best (see search.best_action); fast."""
-        return best_action(self)
-
+    # --- what a solver may use (core/game.py, "What a solver may use") --------------------
     def action_rank(self, action: int) -> int:
-        """How promising an action looks at a glance (higher first); used by hint and search."""
+        """How promising an action looks at a glance (higher first); the simple player's
+        look-ahead (core/players.py) and the solver order actions by it."""
         if action == TURN:
             return 20
         if action == REDEAL:
@@ -649,6 +646,60 @@ class QuiltState(State):
                     freed += 1
         return freed
 
+    def search_key(self) -> bytes:
+        """The position by faces: the two decks' copies of a card obey the same rules, so
+        positions that differ only in which copy lies where have the same future; the
+        reserves (Persian Carpet) are all alike, so their order does not matter either."""
+        cells = self.cells
+        parts = [bytes(_FACE_PLUS_ONE[c] for c in cells), bytes(len(p) for p in self.found),
+                 bytes(c % 52 for c in self.stock), bytes(c % 52 for c in self.waste)]
+        if self.variant.has_reserves:
+            parts += sorted(bytes(c % 52 for c in pile) for pile in self.reserves)
+        parts.append(bytes((self.redeals_used,)))
+        return b"\xff".join(parts)
+
+    def safe_action(self) -> int | None:
+        """A card to its foundation where that cannot spoil a win: the card's suit is
+        *crossed*, its up pile needing a higher rank than its down pile.
+
+        Then every card of the suit still in play has one copy left and one pile to go to,
+        and nothing placed on the card (on the waste or a reserve) could ever do better than
+        go up itself: a run built on it must go up (or down) in order anyway.
+        """
+        need = self.need
+        for suit in range(4):
+            up, down = need[UP + suit], need[DOWN + suit]
+            if (13 if up < 0 else up % 13) <= (-1 if down < 0 else down % 13):
+                continue
+            for pile in (UP + suit, DOWN + suit):
+                face = need[pile]
+                if face < 0:
+                    continue
+                action = self._play_of(face, pile)
+                if action is not None:
+                    return action
+        return None
+
+    def _play_of(self, face: int, pile: int) -> int | None:
+        """A legal move of a card with ``face`` to ``pile``, from the quilt, the waste or a reserve."""
+        cells, loc = self.cells, self.loc
+        for card in (face, face + 52):
+            cell = loc[card]
+            if cell >= 0 and (cells[_N1[cell]] == EMPTY or cells[_N2[cell]] == EMPTY):
+                return move_action(cell, pile)
+        if self.waste and self.waste[-1] % 52 == face:
+            return move_action(WASTE, pile)
+        for k, reserve in enumerate(self.reserves):
+            if reserve and reserve[-1] % 52 == face:
+                return move_action(FIRST_RESERVE + k, pile)
+        return None
+
+    def progress(self) -> int:
+        return self.on_found * 4 - self.in_quilt
+
+    def win_score_bound(self, moves: int) -> int:
+        return DECK_CARDS - 8  # every win puts every card up: its score is fixed
+
     # --- saving ---------------------------------------------------------------------------
     def snapshot(self) -> tuple:
         return (tuple(self.cells), self.stock, self.waste, tuple(self.found), tuple(self.reserves),
@@ -715,6 +766,7 @@ class QuiltVariant(Variant):
         super().__init__(id, source=source, summary=summary, rules="")
         self.redeals = redeals
         self.has_reserves = has_reserves
+        self.hidden_information = not has_reserves  # the stock is face down; reserves are face up
         self.words = {} if has_reserves else {"turn": TURN, "redeal": REDEAL}
         self.kinds = self._kinds()
         self.rules = _quilt_rules(self)

@@ -1,23 +1,17 @@
-"""A search for winning lines, for any variant, through the State API alone.
+"""The built-in simple players (``carpet autoplay``, and ``@auto`` in the fixture recipes).
 
-It plays on the given state with ``snapshot``/``restore``/``legal_actions``/``apply``
-(and reads ``status``, ``score`` and ``position_bytes``), and always leaves the state as
-it found it.  It is bounded by a node limit (a node is one ``apply``) and uses no clock
-and no randomness, so the same state and limit give the same answer on any machine.
+These are the players the project had before the solver, kept exactly as they were so
+that recorded fixtures stay byte for byte what they are; ``carpet hint`` no longer
+uses them (see :mod:`carpet.core.solver`).
 
-Two parts:
+- carpet family: a card to a foundation when one fits (the first cell row-major, then the
+  waste top), else the waste top into the first gap, else turn the stock;
+- quilt family: a short look-ahead (:func:`best_action`): every legal action gets an equal
+  share of a small budget for a depth-first search from where it leads; the one whose
+  search wins, or else reaches the highest score, is played;
+- grid family: the state's own ``auto_action`` (a ranked card move, or a redeal).
 
-- the *look-ahead* (:func:`best_action`, what hints use): every legal action gets an equal
-  share of a small budget for a depth-first search from where it leads; the action whose
-  search wins, or else reaches the highest score, is the one to play;
-- :func:`find_win`: first a *guided* descent that keeps playing the look-ahead's action,
-  then, with what is left of the budget, a plain depth-first search from the start.
-
-The depth-first search tries the most promising action first and never enters a position
-twice (positions are keyed by a digest of ``position_bytes``).  A state may help with two
-optional methods: ``action_rank(action) -> int`` orders the actions (higher first; without
-it, and between equals, canonical order), and ``dead_end() -> bool`` says that a position
-can no longer be won, so the search goes no deeper there.
+Each depends on the position alone, uses no clock and no randomness.
 """
 
 from __future__ import annotations
@@ -25,11 +19,45 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-from .game import LOST, WON, State
+from .game import LOST, PLAYING, WON, State
 
-#: the look-ahead budget of one hint, and of each step of the guided descent
+#: the look-ahead budget of one quilt move
 LOOKAHEAD_NODES = 600
 
+
+def simple_action(state: State) -> int | None:
+    """The simple player's action here, or None when it has none (the game is over)."""
+    player = _PLAYERS.get(state.variant.family)
+    if player is None:
+        return state.auto_action()  # type: ignore[attr-defined]
+    return player(state)
+
+
+def carpet_action(state) -> int | None:
+    """A card to a foundation when one fits, else the waste top into a gap, else turn
+    the stock (only what the variant allows).  A stock fill is never needed: turning
+    comes first, and with the stock empty there is nothing to fill from."""
+    from .carpet import CELL_TO_FOUNDATION, EMPTY, TURN, WASTE_FILL, WASTE_TO_FOUNDATION
+
+    if state.status != PLAYING:
+        return None
+    playable = state.playable_cells()
+    if playable:
+        return CELL_TO_FOUNDATION + playable[0]
+    if state.phase == 1:
+        return None
+    waste = state.waste
+    if waste and state.fits(waste[-1]):
+        return WASTE_TO_FOUNDATION
+    gap = state.cells.index(EMPTY) if EMPTY in state.cells else -1
+    if waste and gap >= 0 and state.variant.player_fills:
+        return WASTE_FILL + gap
+    if state.drawn < len(state.stock):
+        return TURN
+    return None
+
+
+# --- the quilt family's look-ahead -------------------------------------------------------------
 
 @dataclass
 class SearchResult:
@@ -153,45 +181,4 @@ def best_action(state: State, node_limit: int = LOOKAHEAD_NODES) -> int | None:
     return _look_ahead(state, node_limit)[0]
 
 
-def find_win(state: State, node_limit: int = 300_000, *, guide_nodes: int = LOOKAHEAD_NODES) -> SearchResult:
-    """Look for a winning line from ``state`` within ``node_limit`` applies; state unchanged.
-
-    It first follows the look-ahead's choice (``guide_nodes`` per move; 0 skips this part)
-    move by move to the end of the game (or three quarters of the budget), then searches
-    depth first from the start with what is left.  The result carries the winning line, or else the line
-    to the best score either part reached.
-    """
-    if state.status == WON:
-        return SearchResult(True, [], state.score, 0)
-    start = state.snapshot()
-    nodes = 0
-    best = SearchResult(False, [], state.score, 0)
-    if guide_nodes > 0:
-        line: list[int] = []
-        guide_limit = node_limit * 3 // 4
-        try:
-            while state.status != WON and not _hopeless(state) and nodes < guide_limit:
-                action, win, used = _look_ahead(state, min(guide_nodes, guide_limit - nodes - 1))
-                nodes += used
-                if win is not None:
-                    for step in win:
-                        state.apply(step)
-                    return SearchResult(True, line + win, state.score, nodes)
-                if action is None:
-                    break
-                state.apply(action)
-                nodes += 1
-                line.append(action)
-                if state.score > best.best_score:
-                    best = SearchResult(False, list(line), state.score, nodes)
-            if state.status == WON:
-                return SearchResult(True, line, state.score, nodes)
-        finally:
-            state.restore(start)
-    result = depth_first(state, node_limit - nodes)
-    result.nodes += nodes
-    if not result.won and best.best_score > result.best_score:
-        best.nodes = result.nodes
-        return best
-    return result
-
+_PLAYERS = {"carpet": carpet_action, "quilt": best_action}
