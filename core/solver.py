@@ -112,6 +112,10 @@ def working_copy(session: Session) -> State:
 # searched the same way.  Every redeal is still tried (unless the budget or the caps below
 # cut the search short, in which case it never claims "unwinnable").
 
+#: the guided descent first gets at most 1/GUIDE_SHARE of the budget, and looks ahead this
+#: many nodes at each step, shared among the actions there
+GUIDE_SHARE = 4
+LOOKAHEAD_NODES = 600
 #: at most this many redeal points kept per pass (the most advanced ones)
 MAX_REDEAL_POINTS = 4096
 #: a pass gets at most 1/share of the budget left, in rounds with these shares: when a
@@ -121,7 +125,8 @@ PASS_SHARES = (64, 8, 1)
 
 
 class _Outcome:
-    __slots__ = ("result", "line", "nodes", "best_line", "best_score", "children", "exhausted")
+    __slots__ = ("result", "line", "nodes", "best_line", "best_score", "children", "exhausted",
+                 "guide")
 
     def __init__(self) -> None:
         self.result = UNKNOWN
@@ -134,6 +139,8 @@ class _Outcome:
         self.children: dict[int, list] = {}
         #: whether the whole reachable space was searched
         self.exhausted = False
+        #: the guided descent's first choice at the root (what the hint falls back on)
+        self.guide: int | None = None
 
 
 class _OutOfBudget(Exception):
@@ -158,6 +165,7 @@ class _Searcher:
         self.bound = getattr(state, "win_score_bound", None) if best else None
         self.redeal = state.variant.words.get("redeal")
         self.arrivals: dict = {}  # best mode: key -> (score, moves) of the best arrival so far
+        self.pv: list[int] = []  # the guided descent's choices, step by step
         self.nodes = 0
         self.complete = True  # no cap or cut has left part of the space unsearched
         self.out = _Outcome()
@@ -229,17 +237,34 @@ class _Searcher:
             entry[1] = value
 
     # --- one pass ------------------------------------------------------------------------
-    def _pass(self, path: tuple, child, cap: int) -> list | None:
+    def _ordered(self, on: int) -> list[int]:
+        """The actions here, the guided descent's choice first when the position is its
+        step ``on`` (-1: off its line)."""
+        actions = self.actions()
+        pv = self.pv
+        if 0 <= on < len(pv):
+            choice = pv[on]
+            if choice in actions and actions[0] != choice:
+                actions.remove(choice)
+                actions.insert(0, choice)
+        return actions
+
+    def _pass(self, path: tuple, child, cap: int, on: int = -1) -> list | None:
         """Depth first from the state (its key already admitted), never redealing; returns the
         redeal points found, most advanced first, as (-progress, order, snapshot, path, root
-        action), or None after a win that ends the search.  A path is (path before, actions,
-        length): the line to a position, shared between positions."""
-        state, actions_of, redeal, progress = self.state, self.actions, self.redeal, self.progress
+        action, step of the descent), or None after a win that ends the search.  A path is
+        (path before, actions, length): the line to a position, shared between positions.
+        Along the guided descent's line (``on``: its step here) its choices come first, and
+        its redeal before every other, so that the search first tries other moves near where
+        the descent got stuck."""
+        state, actions_of, redeal, progress = self.state, self._ordered, self.redeal, self.progress
+        pv = self.pv
         track = self.track
         root_pass = child is None
         points: list = []
-        # a frame: [snapshot, actions, next index, path to it, root action it descends from, progress]
-        stack = [[state.snapshot(), actions_of(), 0, path, child, progress()]]
+        # a frame: [snapshot, actions, next index, path to it, root action it descends from,
+        #           progress, step of the descent (-1: off its line)]
+        stack = [[state.snapshot(), actions_of(on), 0, path, child, progress(), on]]
         at = True
         while stack:
             frame = stack[-1]
@@ -264,8 +289,10 @@ class _Searcher:
                     points.sort()
                     del points[MAX_REDEAL_POINTS:]
                     self.complete = False
+                step = frame[6]
+                follows = 0 <= step < len(pv) and pv[step] == action
                 points.append((-frame[5], len(points), frame[0], frame[3],
-                               action if frame[4] is None else frame[4]))
+                               action if frame[4] is None else frame[4], step + 1 if follows else -1))
                 continue
             if not at:
                 state.restore(frame[0])
@@ -286,7 +313,9 @@ class _Searcher:
                 self._note(root_child, value)
             if not self._admit(here[2]):
                 continue
-            stack.append([state.snapshot(), actions_of(), 0, here, root_child, value])
+            step = frame[6]
+            step = step + 1 if 0 <= step < len(pv) and pv[step] == action else -1
+            stack.append([state.snapshot(), actions_of(step), 0, here, root_child, value, step])
             at = True
         points.sort()
         if len(points) > MAX_REDEAL_POINTS:
@@ -310,6 +339,10 @@ class _Searcher:
                 return out
             root_key = self.key()
             root = (None, root_line, len(root_line))
+            if not self.best:
+                self._descend(root_line, self.limit // GUIDE_SHARE)
+                if out.result == WON_RESULT:
+                    return out
             for share in PASS_SHARES:
                 self.share, self.complete = share, True
                 self.seen = set(self.given)
@@ -336,10 +369,121 @@ class _Searcher:
             state.restore(start)
         return out
 
+    # --- the guided descent ----------------------------------------------------------------
+    def _descend(self, root_line: list[int], limit: int) -> None:
+        """Play on from the root, one action at a time, each chosen by a short look-ahead: every
+        action gets an equal share of LOOKAHEAD_NODES for a depth-first search from where it
+        leads; one whose search wins ends the descent with a win, else the one whose search saw
+        the most progress is played.  It stops when stuck, back at a position it has been in,
+        or out of its budget.  Each choice depends on the position alone, so the descent from
+        any position on its way goes the same way: a hint that follows it wins what it wins.
+        """
+        state, key, progress = self.state, self.key, self.progress
+        line = list(root_line)
+        been = set(self.given)
+        been.add(key())
+        first = True
+        while self.nodes < limit and state.status == PLAYING:
+            here = state.snapshot()
+            actions = self.actions()
+            if not actions:
+                return
+            share = max(1, LOOKAHEAD_NODES // len(actions))
+            best = None
+            for action in actions:
+                self._tick()
+                state.restore(here)
+                state.apply(action)
+                self.nodes += 1
+                segment = [action]
+                self._settle(segment)
+                if state.status == WON:
+                    self._won(line + segment)
+                    return
+                if state.status == LOST or key() in been or self.dead():
+                    value = None
+                else:
+                    value, win = self._look(share)
+                    if win is not None:
+                        self._won(line + segment + win)
+                        return
+                if self.track and first:
+                    self._note(action, -1 if value is None else value)
+                if value is not None and (best is None or value > best[0]):
+                    best = (value, segment)
+            if best is None:
+                return
+            if first:
+                self.out.guide = best[1][0]
+                first = False
+            self.pv.append(best[1][0])
+            state.restore(here)
+            for action in best[1]:
+                state.apply(action)
+                self.nodes += 1
+            line += best[1]
+            been.add(key())
+
+    def _look(self, limit: int) -> tuple[int, list[int] | None]:
+        """(the most progress seen, a winning line or None): a plain depth-first search of
+        ``limit`` nodes from the state, its own transpositions only; the state is left as found."""
+        state, key, progress, actions_of, dead = self.state, self.key, self.progress, self.actions, self.dead
+        start = state.snapshot()
+        top = progress()
+        seen = {key()}
+        used = 0
+        stack = [[start, actions_of(), 0]]
+        path: list[int] = []
+        marks = [0]
+        at = True
+        try:
+            while stack:
+                frame = stack[-1]
+                if frame[2] >= len(frame[1]):
+                    stack.pop()
+                    del path[marks.pop():]
+                    at = False
+                    continue
+                if used >= limit:
+                    break
+                action = frame[1][frame[2]]
+                frame[2] += 1
+                if not at:
+                    state.restore(frame[0])
+                at = False
+                state.apply(action)
+                used += 1
+                mark = len(path)
+                path.append(action)
+                while state.status == PLAYING:
+                    extra = self.safe()
+                    if extra is None:
+                        break
+                    state.apply(extra)
+                    used += 1
+                    path.append(extra)
+                if state.status == WON:
+                    return progress(), list(path)
+                value = progress()
+                if value > top:
+                    top = value
+                k = key()
+                if state.status == LOST or k in seen or dead():
+                    del path[mark:]
+                    continue
+                seen.add(k)
+                stack.append([state.snapshot(), actions_of(), 0])
+                marks.append(mark)
+                at = True
+            return top, None
+        finally:
+            self.nodes += used
+            state.restore(start)
+
     def _explore(self, root: tuple) -> None:
         """Passes depth first: each pass searched, then each of its redeal points in turn."""
         state = self.state
-        points = self._pass(root, None, self._cap())
+        points = self._pass(root, None, self._cap(), 0)
         if points is None:
             return
         pending = [iter(points)]
@@ -348,7 +492,7 @@ class _Searcher:
             if point is None:
                 pending.pop()
                 continue
-            _value, _order, snap, route, child = point
+            _value, _order, snap, route, child, step = point
             self._tick()
             state.restore(snap)
             state.apply(self.redeal)
@@ -364,18 +508,17 @@ class _Searcher:
                 self._note(child, self.progress())
             if not self._admit(here[2]):
                 continue
-            points = self._pass(here, child, self._cap())
+            points = self._pass(here, child, self._cap(), step)
             if points is None:
                 return
             pending.append(iter(points))
 
     def _cap(self) -> int:
-        """The node count a pass may search up to: all that is left when no redeal can
-        follow, else a share of it."""
-        left = self.limit - self.nodes
-        if self.redeal is None or self.state.redeals_left == 0:
+        """The node count a pass may search up to: all that is left in a game without
+        redeals, else a share of it (the last pass too: other redeal points deserve a try)."""
+        if self.redeal is None:
             return self.limit
-        return self.nodes + max(1, left // self.share)
+        return self.nodes + max(1, (self.limit - self.nodes) // self.share)
 
 
 def _line(path: tuple) -> list[int]:
@@ -467,6 +610,8 @@ def hint_action(session: Session, nodes: int = HINT_NODES) -> int | None:
     candidates = fresh or legal
     if not candidates:
         return None
+    if out.guide in candidates and not out.children.get(out.guide, [False])[0]:
+        return out.guide  # the guided descent's choice: following it retraces the descent
     # not proved lost first, then the most progress seen after it, then the search's own order
     preferred = _knowledge(state)[2]()
     ranked = []
