@@ -432,6 +432,7 @@ class _Searcher:
         top = progress()
         seen = {key()}
         used = 0
+        limit = min(limit, self.limit - self.nodes)
         stack = [[start, actions_of(), 0]]
         path: list[int] = []
         marks = [0]
