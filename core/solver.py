@@ -115,6 +115,8 @@ def working_copy(session: Session) -> State:
 #: the guided descent first gets at most 1/GUIDE_SHARE of the budget, and looks ahead this
 #: many nodes at each step, shared among the actions there
 GUIDE_SHARE = 4
+#: the pass-by-pass search alone first gets 1/QUICK_SHARE of the budget
+QUICK_SHARE = 8
 LOOKAHEAD_NODES = 600
 #: at most this many redeal points kept per pass (the most advanced ones)
 MAX_REDEAL_POINTS = 4096
@@ -339,10 +341,36 @@ class _Searcher:
                 return out
             root_key = self.key()
             root = (None, root_line, len(root_line))
+            total = self.limit
             if not self.best:
-                self._descend(root_line, self.limit // GUIDE_SHARE)
+                # first the pass-by-pass search alone, briefly (enough for most deals of most
+                # games); then the guided descent; then the search again, the descent's
+                # choices first
+                self.limit = total // QUICK_SHARE
+                if self._rounds(start, root, root_key):
+                    return self._decided()
+                self.limit = total
+                state.restore(start)
+                self._settle([])  # back to the root, its safe actions played again
+                self._descend(root_line, self.nodes + total // GUIDE_SHARE)
                 if out.result == WON_RESULT:
                     return out
+            self._rounds(start, root, root_key)
+            return self._decided()
+        except _OutOfBudget:
+            if self.best and out.best_line is not None:
+                out.result, out.line = WON_RESULT, out.best_line
+        finally:
+            out.nodes = self.nodes
+            state.restore(start)
+        return out
+
+    def _rounds(self, start, root: tuple, root_key) -> bool:
+        """The pass-by-pass search in rounds, up to ``self.limit`` nodes; True when it decided
+        (a win, or a complete round: the whole space searched)."""
+        state, out = self.state, self.out
+        root_line = root[1]
+        try:
             for share in PASS_SHARES:
                 self.share, self.complete = share, True
                 self.seen = set(self.given)
@@ -352,21 +380,19 @@ class _Searcher:
                 self._settle([])  # the root's safe actions again (counted: they are applies)
                 self._explore(root)
                 if out.result == WON_RESULT or self.complete:
-                    break
-            if out.result != WON_RESULT:
-                if self.best and out.best_line is not None:
-                    out.result, out.line = WON_RESULT, out.best_line
-                elif self.complete:
-                    out.result = UNWINNABLE
-                out.exhausted = self.complete
-            elif self.best:
-                out.exhausted = self.complete
+                    return True
         except _OutOfBudget:
+            self.complete = False
+        return False
+
+    def _decided(self) -> _Outcome:
+        out = self.out
+        if out.result != WON_RESULT:
             if self.best and out.best_line is not None:
                 out.result, out.line = WON_RESULT, out.best_line
-        finally:
-            out.nodes = self.nodes
-            state.restore(start)
+            elif self.complete:
+                out.result = UNWINNABLE
+        out.exhausted = self.complete
         return out
 
     # --- the guided descent ----------------------------------------------------------------
