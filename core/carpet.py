@@ -278,6 +278,9 @@ class CarpetState(State):
         self.drawn += 1
 
     # --- what a solver may use (core/game.py, "What a solver may use") --------------
+    #: every win scores the same, so a safe action never costs a win any score
+    safe_keeps_score = True
+
     def search_key(self) -> bytes:
         # No rule looks at a cell's place, and the carpet holds exactly the cards that are
         # neither on the foundations, nor in the stock, nor in the waste: the foundations,

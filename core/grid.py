@@ -394,6 +394,8 @@ class GridVariant(Variant):
         # 001 counts hints and undos as moves; 004 does not (RULES.md, grid family)
         self.hint_counts = self.undo_counts = not shuffled
         self.undo_refunds_redeal = False
+        # the outcome of a seeded shuffle to come is fixed by the deal: a solver sees it
+        self.hidden_information = shuffled
 
     def new_state(self, deal: Deal) -> GridState:
         return GridState(self, deal)
