@@ -121,6 +121,26 @@ def run_bench(events: int, as_json: bool) -> None:
 
 
 def bench(events: Annotated[int, typer.Option("--events", min=1000, help="Events to verify per game id.")] = 100_000,
+          solve: Annotated[bool, typer.Option("--solve", help="Measure the solver instead (cli/bench_solve.py): "
+                                                              "answers, CPU time per deal, nodes per second.")] = False,
+          games: Annotated[str, typer.Option("--games", help="With --solve: game ids, comma separated.")]
+          = "kovrik,kovrik-hard,carpet,carpet-auto,carpet-foster,crazy-quilt,indian-carpet,persian-carpet",
+          deals: Annotated[str, typer.Option("--deals", help="With --solve: a range of deals, e.g. 1-200.")] = "1-50",
+          nodes: Annotated[int, typer.Option("--nodes", min=1, help="With --solve: the budget per deal.")] = 400_000,
           as_json: JsonFlag = False) -> None:
-    """Measure: events verified per second, bytes per event of the log, start-up time of a command."""
+    """Measure: events verified per second, bytes per event of the log, start-up time of a command
+    (or, with --solve, the solver)."""
+    if solve:
+        from .bench_solve import run_solve_bench
+        from .common import UNUSABLE, Failure, guard
+
+        def run():
+            try:
+                first, _, last = deals.partition("-")
+                numbers = range(int(first), int(last or first) + 1)
+            except ValueError:
+                raise Failure(f"carpet: --deals {deals!r}: use a range like 1-200", UNUSABLE) from None
+            run_solve_bench([g.strip() for g in games.split(",") if g.strip()], numbers, nodes, as_json)
+        guard(run)
+        return
     run_bench(events, as_json)

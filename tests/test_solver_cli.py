@@ -154,3 +154,11 @@ def test_following_the_hint_from_any_position_never_comes_back(game, number, wal
         state.restore(session.state.snapshot())
         assert key() not in reached
         reached.add(key())
+
+
+def test_bench_solve_reports_answers_and_speed():
+    d = json.loads(run("bench", "--solve", "--games", "carpet,kovrik", "--deals", "35-36", "--json").stdout)
+    rows = {row["game"]: row for row in d["solve"]}
+    assert (rows["carpet"]["won"], rows["carpet"]["unwinnable"]) == (1, 1)
+    assert rows["kovrik"]["decided"] == 2 and set(d["nodes_per_second_by_family"]) == {"carpet", "grid"}
+    assert run("bench", "--solve", "--deals", "x").exit_code == 2
