@@ -580,8 +580,13 @@ _COUNTED = ("Counted moves: every action ({counted}) counts one; hints and undos
             "and counter - except the clock. After a win only restart (and hint) is accepted: the "
             "win and its score are final (decision, as in every family). Restart plays the same "
             "deal again from the start.")
-_HINT = ("Hint: the simple player's choice - a card to its foundation (the first cell row-major, "
-         "then the waste top){more}.")
+_HINT = ("Hint: names one legal action and changes nothing else: the first action of a winning "
+         "line when the solver (carpet solve) finds one within the hint's budget, else the action "
+         "its search found most promising that does not bring back a position already reached in "
+         "this attempt. The solver knows the order of the stock (full information), so a hint may "
+         "use cards the player cannot see yet. With the game over it says so. The built-in player "
+         "of carpet autoplay is simpler: a card to its foundation (the first cell row-major, then "
+         "the waste top){more}.")
 
 
 def _paragraphs(*texts: str) -> str:

@@ -487,8 +487,11 @@ the best result of a deal is the win with the fewest moves.
 
 _GRID_END = """\
 Won: all 52 cards locked. Lost: no card move and no redeal left; undo still works.
-Hint: names one legal action (preferring a move that locks cards), or a redeal when no card
-move exists; with the game over it says so{hint_cost}.
+Hint: names one legal action and changes nothing else: the first action of a winning line
+when the solver (carpet solve) finds one within the hint's budget, else the action its
+search found most promising that does not bring back a position already reached in this
+attempt; a redeal may be named while card moves exist.
+With the game over the hint says so{hint_cost}.
 After a win only restart (and hint) is accepted: the win and its score are final (decision).
 Restart plays the same deal again from the start: layout, score, counters, redeals, clock.
 """

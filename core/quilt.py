@@ -995,9 +995,12 @@ def _quilt_rules(variant: QuiltVariant) -> str:
         "restores everything as it was before it, the counter included"
         + ("" if reserves else ", and gives the redeal back if it was one")
         + "; it never winds back the clock. After a win only restart (and hint) is accepted.",
-        "Hint (decision): names one legal action, the one whose short look-ahead (a few dozen "
-        "actions, most promising first) wins or puts the most cards on the foundations; with the "
-        "game over it says so.",
+        "Hint: names one legal action and changes nothing else: the first action of a winning line "
+        "when the solver (carpet solve) finds one within the hint's budget, else the action its "
+        "search found most promising that does not bring back a position already reached in this "
+        "attempt" + ("" if reserves else "; a redeal may be named while card moves exist. The solver "
+                     "knows the order of the stock (full information), so a hint may use cards the "
+                     "player cannot see yet") + ". With the game over it says so.",
         "Restart plays the same deal again from the start: layout, score, counters"
         + ("" if reserves else ", redeals") + " and clock.",
     ]
