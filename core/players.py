@@ -86,7 +86,8 @@ def _ordered(state: State) -> list[int]:
 def _hopeless(state: State) -> bool:
     if state.status == LOST:
         return True
-    dead_end = getattr(state, "dead_end", None)
+    # the quilt's look-ahead has always used the waste test alone (the solver's dead_end knows more)
+    dead_end = getattr(state, "waste_blocked", None) or getattr(state, "dead_end", None)
     return dead_end is not None and dead_end()
 
 
@@ -101,7 +102,7 @@ def depth_first(state: State, node_limit: int) -> SearchResult:
     path: list[int] = []
     # each frame: the snapshot of a position on the path and the actions still to try there
     stack = [(start, iter(_ordered(state)))]
-    dead_end = getattr(state, "dead_end", None)
+    dead_end = getattr(state, "waste_blocked", None) or getattr(state, "dead_end", None)
     at_top = True  # whether the state is the top frame's position
     try:
         while stack:

@@ -97,6 +97,11 @@ _N1 = tuple(n[0] for n in _NEIGHBOURS)
 _N2 = tuple(n[1] for n in _NEIGHBOURS)
 _PLUS_ONE = tuple(range(1, DECK_CARDS + 1)) + (0,)  # card id + 1; EMPTY (-1) -> 0
 _FACE_PLUS_ONE = tuple(c % 52 + 1 for c in range(DECK_CARDS)) + (0,)  # face + 1; EMPTY (-1) -> 0
+_FACE_OR_NONE = tuple(c % 52 for c in range(DECK_CARDS)) + (255,)  # face; EMPTY (-1) -> 255
+_FACE_TABLE = bytes(b % 52 if b < DECK_CARDS else b for b in range(256))  # card id -> face, for translate
+# face -> its rank when of the given suit, else 255 (to drop): per suit, for translate
+_SUIT_RANKS = tuple(bytes(b - 13 * s if 13 * s <= b < 13 * s + 13 else 255 for b in range(256))
+                    for s in range(4))
 
 
 def source_name(source: int) -> str:
@@ -603,12 +608,35 @@ class QuiltState(State):
         return 3 if onto else 2
 
     def dead_end(self) -> bool:
-        """True when the game can no longer be won (a quick test, for the search; False may
-        still be a dead end).
+        """True when the game can no longer be won (for the search; False may still be a dead
+        end): the waste is blocked for good (:meth:`waste_blocked`), or some suit could not be
+        finished even if every quilt card were free to play at any time (:func:`_suit_stuck`)."""
+        if self.variant.has_reserves:
+            return False
+        if self.waste_blocked():
+            return True
+        need, redeals = self.need, self.variant.redeals - self.redeals_used
+        cells = bytes(map(_FACE_OR_NONE.__getitem__, self.cells))
+        waste = bytes(self.waste).translate(_FACE_TABLE)
+        stock = bytes(reversed(self.stock)).translate(_FACE_TABLE)
+        for suit in range(4):
+            ranks = _SUIT_RANKS[suit]
+            in_waste = waste.translate(ranks).replace(b"\xff", b"")
+            in_stock = stock.translate(ranks).replace(b"\xff", b"")
+            if not in_waste and not in_stock:
+                continue  # only quilt cards left: free in this relaxation
+            free = bytes(sorted(cells.translate(ranks).replace(b"\xff", b"")))
+            up, down = need[UP + suit], need[DOWN + suit]
+            if _suit_stuck(13 if up < 0 else up % 13, -1 if down < 0 else down % 13, free, in_waste,
+                           in_stock, redeals):
+                return True
+        return False
 
-        With no redeal left the waste only ever loses its top card, to a foundation, so the
+    def waste_blocked(self) -> bool:
+        """With no redeal left the waste only ever loses its top card, to a foundation, so the
         waste's cards of one suit, read top down, must split into a rising run for the up
-        pile (above what it holds) and a falling run for the down pile (below what it holds).
+        pile (above what it holds) and a falling run for the down pile (below what it holds);
+        True when they cannot.  (The simple player's look-ahead uses this test alone.)
         """
         if self.variant.has_reserves or self.redeals_used < self.variant.redeals or len(self.waste) < 2:
             return False
@@ -653,11 +681,10 @@ class QuiltState(State):
         """The position by faces: the two decks' copies of a card obey the same rules, so
         positions that differ only in which copy lies where have the same future; the
         reserves (Persian Carpet) are all alike, so their order does not matter either."""
-        cells = self.cells
-        parts = [bytes(_FACE_PLUS_ONE[c] for c in cells), bytes(len(p) for p in self.found),
-                 bytes(c % 52 for c in self.stock), bytes(c % 52 for c in self.waste)]
+        parts = [bytes(map(_FACE_PLUS_ONE.__getitem__, self.cells)), bytes(map(len, self.found)),
+                 bytes(self.stock).translate(_FACE_TABLE), bytes(self.waste).translate(_FACE_TABLE)]
         if self.variant.has_reserves:
-            parts += sorted(bytes(c % 52 for c in pile) for pile in self.reserves)
+            parts += sorted(bytes(pile).translate(_FACE_TABLE) for pile in self.reserves)
         parts.append(bytes((self.redeals_used,)))
         return b"\xff".join(parts)
 
@@ -752,6 +779,81 @@ class QuiltState(State):
         for pile in self.reserves:
             cards += pile
         return cards
+
+
+#: answers of _suit_stuck already worked out (the same suit situation recurs all through a search)
+_STUCK: dict = {}
+#: positions _suit_stuck may look at before it gives up (and says "not stuck")
+_STUCK_BUDGET = 20000
+
+
+def _suit_stuck(up: int, down: int, free: tuple, waste: tuple, stock: tuple, redeals: int) -> bool:
+    """Whether one suit could not be finished even if its quilt cards were free to play at any
+    moment (a relaxation: every real win gives a win here, so True proves a dead end).
+
+    ``up``/``down``: the ranks the two piles take next (13 and -1 once complete); ``free``:
+    the ranks of the suit's quilt cards, sorted; ``waste`` (bottom first) and ``stock`` (next
+    first): the ranks of the suit's cards there, the other suits left out (they only block
+    more); ``redeals`` left.  Ranks come as bytes.  The
+    relaxed game is searched exhaustively, up to _STUCK_BUDGET positions (then: not stuck).
+    """
+    memo = (up, down, free, waste, stock, redeals)
+    known = _STUCK.get(memo)
+    if known is not None:
+        return known
+    counts = [0] * 13
+    for rank in free:
+        counts[rank] += 1
+    start = (up, down, tuple(counts), tuple(waste), tuple(stock), redeals)
+    seen = {start}
+    todo = [start]
+    stuck = True
+    while todo:
+        if len(seen) > _STUCK_BUDGET:
+            stuck = False  # gave up: no proof
+            break
+        u, d, fr, wa, st, rd = todo.pop()
+        # plays that cannot hurt here, made at once: a card whose rank only one pile still
+        # takes (the suit crossed), a quilt card when both copies are in the quilt, the waste
+        # top when the other copy is in the quilt (it can serve the other pile at any time)
+        while True:
+            crossed = u > d
+            if wa and wa[-1] == u and (crossed or fr[u]):
+                u, wa = u + 1, wa[:-1]
+            elif wa and wa[-1] == d and (crossed or fr[d]):
+                d, wa = d - 1, wa[:-1]
+            elif u <= 12 and fr[u] and (crossed or fr[u] == 2):
+                fr, u = fr[:u] + (fr[u] - 1,) + fr[u + 1:], u + 1
+            elif d >= 0 and fr[d] and (crossed or fr[d] == 2):
+                fr, d = fr[:d] + (fr[d] - 1,) + fr[d + 1:], d - 1
+            else:
+                break
+        if u > 12 and d < 0:
+            stuck = False
+            break
+        children = []
+        if wa:
+            top = wa[-1]
+            if top == u:
+                children.append((u + 1, d, fr, wa[:-1], st, rd))
+            if top == d:
+                children.append((u, d - 1, fr, wa[:-1], st, rd))
+        if u <= 12 and fr[u]:
+            children.append((u + 1, d, fr[:u] + (fr[u] - 1,) + fr[u + 1:], wa, st, rd))
+        if d >= 0 and fr[d]:
+            children.append((u, d - 1, fr[:d] + (fr[d] - 1,) + fr[d + 1:], wa, st, rd))
+        if st:
+            children.append((u, d, fr, wa + st[:1], st[1:], rd))
+        elif wa and rd:
+            children.append((u, d, fr, (), wa, rd - 1))  # the first dealt to the waste comes first
+        for child in children:
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    if len(_STUCK) > 200_000:
+        _STUCK.clear()
+    _STUCK[memo] = stuck
+    return stuck
 
 
 def _adjacent(face: int, other: int) -> bool:

@@ -643,16 +643,36 @@ def test_solver_finds_a_win(game):
         assert "redeal" in (variant.action_text(a) for a in result.line)
 
 
-def test_dead_end_in_the_last_pass():
+def test_waste_blocked_in_the_last_pass():
     # the waste, top down: 3H 2H 5H 4H; the 3H and the 2H block each other, and the 5H and
     # the 4H cannot both follow on the same two piles
     waste = [card("4H"), card("5H"), card("2H"), card("3H")]
     last_pass = QuiltState.arranged(CQ, quilt=quilt(a1="9C"), stock=[card("8S")], waste=waste,
                                     redeals_used=1)
-    assert last_pass.dead_end() and last_pass.status == PLAYING
-    assert not QuiltState.arranged(CQ, quilt=quilt(a1="9C"), stock=[card("8S")], waste=waste).dead_end()
+    assert last_pass.waste_blocked() and last_pass.dead_end() and last_pass.status == PLAYING
+    assert not QuiltState.arranged(CQ, quilt=quilt(a1="9C"), stock=[card("8S")], waste=waste).waste_blocked()
     fine = [card("4H"), card("5H"), card("3H"), card("2H")]  # 2H up, then 3H, then 5H down, 4H down
-    assert not QuiltState.arranged(CQ, quilt=quilt(a1="9C"), waste=fine, redeals_used=1).dead_end()
+    assert not QuiltState.arranged(CQ, quilt=quilt(a1="9C"), waste=fine, redeals_used=1).waste_blocked()
+
+
+def test_dead_end_when_a_suit_cannot_finish_even_with_the_quilt_free():
+    # everything is up but five hearts: JH QH KH for the up pile, 2H AH for the down pile
+    up = [[s * 13 + r for r in range(12)] + [52 + s * 13 + 12] for s in range(4)]
+    down = [[s * 13 + 12] + [52 + s * 13 + r for r in range(11, -1, -1)] for s in range(4)]
+    up[2] = [26 + r for r in range(10)]  # AH..TH: JH next
+    down[2] = [38] + [52 + 26 + r for r in range(11, 1, -1)]  # KH..3H: 2H next
+
+    def position(order: str, redeals_used: int) -> QuiltState:
+        cards = {"JH": card("JH"), "QH": card("QH"), "KH": card("KH", 1), "2H": card("2H", 1),
+                 "AH": card("AH", 1)}
+        return QuiltState.arranged(CQ, quilt=[None] * 64, stock=[cards[c] for c in order.split()],
+                                   foundations=up + down, redeals_used=redeals_used)
+    # QH is dealt first and buried under KH, which only the up pile takes after the QH: with no
+    # redeal left that is the end; a redeal would bring them back in order
+    assert position("QH KH JH 2H AH", 1).dead_end()
+    assert not position("QH KH JH 2H AH", 0).dead_end()
+    assert not position("JH QH KH 2H AH", 1).dead_end()
+    assert not position("KH QH JH 2H AH", 1).dead_end()  # the waste gives them back in order
 
 
 def test_solver_respects_its_limit():
