@@ -3,7 +3,9 @@
 This layer parses arguments, reads the clock, calls the engine and the log
 format, and draws.  It holds no rules.  Every error is one line on stderr and
 an exit code: 0 ok, 1 illegal action or failed verification, 2 bad usage or an
-unusable file.
+unusable file, 3 a bug in carpet (the line asks for a report), 130 interrupted
+(the line says what was recorded).  A closed stdout ends a run quietly with the
+code it had earned.
 
 Each command lives in its own module and is imported only when it runs (a
 command's start-up pays for itself alone): :data:`COMMANDS` names them in the
@@ -12,6 +14,8 @@ order ``carpet --help`` lists them.
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import os
 import sys
 from importlib import import_module
@@ -19,6 +23,8 @@ from typing import Annotated
 
 import typer
 from typer.core import TyperGroup
+
+from . import outcome
 
 #: command name -> "module:function" in this package, in the order --help shows them
 COMMANDS = {
@@ -36,12 +42,14 @@ COMMANDS = {
     "replay": "show:replay_",
     "verify": "verify:verify_",
     "export": "verify:export",
+    "import": "verify:import_",
     "solve": "solve:solve",
+    "survey": "survey:survey",
     "autoplay": "autoplay:autoplay",
     "bench": "bench:bench",
 }
 
-OK, UNUSABLE = 0, 2
+OK, UNUSABLE, BUG, INTERRUPTED = 0, 2, 3, 130
 
 
 class CarpetGroup(TyperGroup):
@@ -60,17 +68,44 @@ class CarpetGroup(TyperGroup):
         single.command(name=name)(getattr(module, function))
         return typer.main.get_command(single)
 
+    def invoke(self, ctx):
+        # typer would turn these into a silent exit 130 and an exit 1: say what they mean instead
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Interrupted() from None
+        except BrokenPipeError:
+            raise _ClosedOutput() from None
+        except SystemExit as exc:  # rich's answer to a closed stdout
+            if isinstance(exc.__context__, BrokenPipeError):
+                raise _ClosedOutput() from None
+            raise
+
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         from carpet.core import CarpetError
 
+        outcome.begin()
+        _tolerant_stdout()
+        args = sys.argv[1:] if args is None else [str(a) for a in args]
         try:
+            if any("\x00" in a for a in args):  # only a caller in Python can pass one; the OS refuses it in a path
+                raise CarpetError("an argument holds a NUL character, which no file name or action can contain")
             code = super().main(args=args, prog_name=prog_name or "carpet", complete_var=complete_var,
                                 standalone_mode=False, **extra)
-        except (typer.Abort, KeyboardInterrupt):
-            _error("carpet: interrupted")
-            code = 130
-        except BrokenPipeError:
-            code = OK
+            if code == INTERRUPTED:  # Ctrl-C while the arguments were read
+                raise _Interrupted()
+            _flush_stdout()
+        except (_Interrupted, typer.Abort, KeyboardInterrupt):
+            _error(f"carpet: interrupted; {outcome.current.recorded}")
+            code = INTERRUPTED
+        except (_ClosedOutput, BrokenPipeError):
+            _quiet_stdout()
+            code = outcome.current.code
+        except SystemExit as exc:  # typer's answer to a closed stdout while it printed help
+            if not isinstance(exc.__context__, BrokenPipeError):
+                raise
+            _quiet_stdout()
+            code = outcome.current.code
         except CarpetError as exc:
             _error(f"carpet: {exc}")
             code = UNUSABLE
@@ -81,8 +116,48 @@ class CarpetGroup(TyperGroup):
         sys.exit(code if isinstance(code, int) else OK)
 
 
+class _Interrupted(Exception):
+    """Ctrl-C during a command."""
+
+
+class _ClosedOutput(Exception):
+    """Whoever read stdout has gone (``carpet show g | head -1``)."""
+
+
+def _tolerant_stdout() -> None:
+    """What stdout cannot encode is written escaped, never fatal: a file name's stray bytes go out as they
+    came in (UTF-8), a card symbol on a Latin-1 terminal as ``\\u2666`` (which keeps JSON valid too)."""
+    with contextlib.suppress(AttributeError, LookupError, OSError, TypeError, ValueError):
+        if codecs.lookup(sys.stdout.encoding).name == "utf-8":
+            sys.stdout.reconfigure(errors="surrogateescape")
+        elif sys.stdout.errors == "strict":  # main() already spells what the terminal lacks in letters
+            sys.stdout.reconfigure(errors="backslashreplace")
+
+
+def _flush_stdout() -> None:
+    """Flush now, so that a closed stdout is found here and not at exit; the run's code stands."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device, so that what is left in its buffer goes nowhere, quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's runner)
+        pass
+
+
 def _error(line: str) -> None:
-    print(line, file=sys.stderr)
+    if sys.stderr is None:  # started with stderr closed: the exit code says it
+        return
+    with contextlib.suppress(OSError):  # stderr gone too (2>&1 | head)
+        print(outcome.one_line(line), file=sys.stderr)
 
 
 def _report_unexpected(exc: Exception) -> int:
@@ -97,13 +172,14 @@ def _report_unexpected(exc: Exception) -> int:
         return exc.exit_code
     if os.environ.get("CARPET_DEBUG"):  # a bug: still one line, never a traceback
         raise exc
-    _error(f"carpet: internal error: {type(exc).__name__}: {exc}")
-    return 3
+    _error(f"carpet: internal error, a bug in carpet: {type(exc).__name__}: {exc} -- please report it, with the "
+           f"command that caused it (CARPET_DEBUG=1 shows where it happened)")
+    return BUG
 
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
-app = typer.Typer(cls=CarpetGroup, no_args_is_help=True, add_completion=False, context_settings=CONTEXT,
+app = typer.Typer(cls=CarpetGroup, no_args_is_help=True, context_settings=CONTEXT,
                   help="Deal, play, record, replay and verify Carpet, Коврик and Crazy Quilt games.\n\n"
                        "Deal numbers follow PySolFC: a deal here is the same deal there.")
 
@@ -123,4 +199,7 @@ def _root(version: Annotated[bool, typer.Option("--version", callback=_version, 
 
 
 def main() -> None:
+    from .terminal import fit_output
+
+    fit_output()  # any terminal encoding: what it lacks is written as letters
     app()

@@ -1,4 +1,5 @@
-"""``carpet autoplay``: the built-in simple player on one deal or a range of deals."""
+"""``carpet autoplay``: the built-in simple player on one deal (recorded), or on a range of deals
+as the alias of ``carpet survey GAME --deals A-B --player simple``."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from carpet.core import Session, parse_deal
+from carpet.core import Session
 from carpet.formats import new_header, record
 
 from . import clock
-from .common import (TOOL, UNUSABLE, Failure, Force, GameId, JsonFlag, game_and_deal, guard, print_json,
+from .common import (TOOL, UNUSABLE, Failure, Force, GameId, JsonFlag, check_output, game_and_deal, guard,
                      report, say, write_new)
 
 
@@ -21,42 +22,39 @@ def autoplay(game: GameId,
              output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Record the game in this log.",
                                                             show_default=False)] = None,
              deals: Annotated[Optional[str], typer.Option("--deals", help="Play a range of deals, e.g. 1-1000, "
-                                                          "and report the win rate.", show_default=False)] = None,
+                                                          "and report the win rate: the same as `carpet survey "
+                                                          "GAME --deals A-B --player simple`.", show_default=False)] = None,
              limit: Annotated[int, typer.Option("--limit", min=1, help="Stop after this many actions.")] = 5000,
              force: Force = False,
              as_json: JsonFlag = False) -> None:
-    """Let the built-in simple player play a deal (recorded like any game) or a range of deals."""
+    """Let the built-in simple player play a deal (recorded like any game) or a range of deals
+    (`carpet survey` with `--player simple`: every core, the win rate with its interval)."""
     from carpet.core.autoplay import play_out
 
     def run():
-        if deals is not None:
-            variant, _ = game_and_deal(game, None)
-            try:
-                first, _, last = deals.partition("-")
-                numbers = range(int(first), int(last or first) + 1)
-            except ValueError:
-                raise Failure(f"carpet: --deals {deals!r}: use a range like 1-1000", UNUSABLE) from None
-            won = 0
-            for n in numbers:
-                session = Session(variant, parse_deal(str(n)))
-                play_out(session, limit)
-                won += session.status == "won"
-            doc = {"game": variant.id, "deals": len(numbers), "won": won,
-                   "win_rate": round(won / max(1, len(numbers)), 4)}
-            if as_json:
-                print_json(doc)
-            else:
-                print(f"{variant.id}: won {won} of {len(numbers)} deals ({100 * doc['win_rate']:.1f}%)")
+        if deals is not None:  # the documented alias of `carpet survey GAME --deals A-B --player simple`
+            from carpet.core.players import ACTION_CAP
+
+            from .survey import run_survey, show
+
+            if number is not None or output is not None or limit != ACTION_CAP:
+                raise Failure("carpet autoplay: with --deals, the range is played as `carpet survey --player "
+                              "simple` does (no deal number, -o or --limit)", UNUSABLE)
+            tally, identity = run_survey(game, deals, player="simple")
+            show(tally, identity, as_json=as_json, html=None)
             return
         variant, deal_ = game_and_deal(game, number if number is not None else clock.fresh_deal_number())
+        if output is not None:
+            check_output(output, force)
         session = Session(variant, deal_)
         created = clock.now_iso()
-        started = clock.created_ms(created)
-        taken = play_out(session, limit, lambda: clock.attempt_ms(session, started))
+        readings = clock.Clock(clock.created_ms(created))
+        taken = play_out(session, limit, lambda: readings.read(session))
         if session.status == "playing":
             why = "its action limit" if taken >= limit else "a position it had seen (it would go round in circles)"
             say(f"the built-in player stopped at {why}; the game goes on")
         if output is not None:
-            write_new(output, record(session, new_header(session, created=created, tool=TOOL)), force)
+            write_new(output, record(session, new_header(session, created=created, tool=TOOL),
+                                     clock_jumps=readings.jumps, clock_skipped_ms=readings.skipped_ms), force)
         report(session, as_json, **({"file": str(output)} if output else {}))
     guard(run)

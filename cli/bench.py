@@ -1,20 +1,27 @@
-"""``carpet bench``: the figures the project promises, measured on this machine.
+"""``carpet bench``: the figures the project promises, measured on this machine (docs/format.md).
 
-- events verified per second: random legal games (hints, undos, restarts among
-  them) of every game id are recorded, encoded, then decoded and fully
-  verified; the time covers decode + replay + summary and digest checks.
-- bytes per event: the binary log's size over its events, for the whole file
-  and for the events alone (the marginal cost of one more event); clock
-  readings between events are drawn between 0.1 s and 4 s, like a person or a
-  script pacing itself.
-- start-up: wall time of `carpet show LOG --json` and `carpet play LOG hint`
-  as fresh processes, the way a shell loop calls them.
+Every timing is CPU time of this process (``time.process_time``), the runs of what is
+compared interleaved and repeated, and the median taken, so that another program busy
+on the machine moves both sides alike.
+
+- **verify, new against old**: the same games encoded in format version 2 (read by the
+  one replay, formats/replay.py) and in version 1 (read by a copy, kept below, of the
+  verify path of commit 778fb62: msgspec decode, a Session.act per event with a
+  snapshot before every action and the status after it).  Both sides use this
+  engine's rules (``State.apply``), so the ratio is that of the reading path alone.
+  Games: the built-in player's games with human-paced clocks (0.1-4 s between
+  actions), and random 2,000-event games full of hints, undos and restarts.
+- **bytes per event**: the whole binary file over its events, version 2 and version 1,
+  on the player's games.
+- **start-up**: ``carpet show FILE --json`` and ``carpet --version`` as fresh processes
+  against ``python -c "import typer"`` on the same interpreter, paired runs, median of
+  the ratios (wall time: a start-up is mostly waiting on imports).
+- **memory**: the peak memory ``verify`` allocates (``tracemalloc``) above what the
+  process held with the file read in, per event, on a log of redeals never taken back.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import random
 import statistics
 import subprocess
@@ -22,21 +29,38 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Annotated, Optional
 
-from typing import Annotated
-
+import msgspec
 import typer
 
-from carpet.core import GAMES, HINT, RESTART, UNDO, Session, parse_deal
-from carpet.formats import decode, encode, new_header, record, verify
+from carpet.core import GAMES, HINT, RESTART, UNDO, IllegalAction, Session, __version__, parse_deal
+from carpet.core.autoplay import play_out
+from carpet.core.game import FIRST_ACTION, PLAYING, WON
+from carpet.formats import check, encode, new_header, record
 
-from .common import JsonFlag
+from .common import JsonFlag, print_json
 
 CREATED = "2026-01-01T00:00:00.000Z"
+TOOL = f"carpet {__version__}"  # what a real log says (the binary form stores it in 4 bytes)
+
+
+# --- games ------------------------------------------------------------------------------
+def player_game(variant, number: int) -> Session:
+    """The built-in player's game of a deal, a person's pace: 0.1 to 4 s between actions."""
+    rng = random.Random(number)
+    session = Session(variant, parse_deal(str(number)))
+    clock = [0]
+
+    def tick() -> int:
+        clock[0] += rng.randint(100, 4000)
+        return clock[0]
+    play_out(session, 5000, tick)
+    return session
 
 
 def random_game(variant, deal_number: int, events: int, rng: random.Random) -> Session:
-    """A random legal session of about ``events`` events (meta actions included)."""
+    """A random legal session of about ``events`` events: hints, undos and restarts among them."""
     session = Session(variant, parse_deal(str(deal_number)))
     clock = 0
     while len(session.events) < events:
@@ -57,80 +81,318 @@ def random_game(variant, deal_number: int, events: int, rng: random.Random) -> S
     return session
 
 
-def _measure_verify(variant, total_events: int, rng: random.Random) -> tuple[float, int, int, int]:
-    blobs, count, size, bare = [], 0, 0, 0
-    deal_number = 1
-    while count < total_events:
-        session = random_game(variant, deal_number, min(2000, total_events - count), rng)
-        log = record(session, new_header(session, created=CREATED, tool="bench"))
-        blob = encode(log)
-        empty = record(Session(variant, session.deal), log.header)
-        blobs.append(blob)
-        count += len(log.events)
-        size += len(blob)
-        bare += len(blob) - len(encode(empty))
-        deal_number += 7919
-    start = time.perf_counter()
+# --- the verify path of commit 778fb62, kept to compare with ------------------------------
+class _OldSession:
+    """Session.act and _undo as they were: a snapshot before every action, events as tuples."""
+
+    __slots__ = ("variant", "deal", "state", "_initial", "events", "moves", "bonus", "clock_ms",
+                 "earlier_attempts_ms", "_history")
+
+    def __init__(self, variant, deal) -> None:
+        self.variant, self.deal = variant, deal
+        self.state = variant.new_state(deal)
+        self._initial = self.state.snapshot()
+        self.events: list[tuple[int, int]] = []
+        self.moves = self.bonus = self.clock_ms = self.earlier_attempts_ms = 0
+        self._history: list = []
+
+    def act(self, action: int, clock_ms: int) -> None:
+        if clock_ms < self.clock_ms:
+            raise IllegalAction("clock reading before the previous one")
+        state = self.state
+        if action >= FIRST_ACTION:
+            if state.status == WON:
+                raise IllegalAction("the game is won")
+            snap = state.snapshot()
+            state.apply(action)
+            self._history.append((snap, self.moves))
+            self.moves += 1
+            if state.status == WON:
+                self.bonus = self.variant.win_bonus(self.moves)
+        elif action == HINT:
+            if state.status == PLAYING and self.variant.hint_counts:
+                self.moves += 1
+        elif action == UNDO:
+            if state.status == WON or not self._history:
+                raise IllegalAction("cannot undo")
+            snap, moves_before = self._history.pop()
+            used = state.redeals_used
+            state.restore(snap)
+            if not self.variant.undo_refunds_redeal and state.redeals_used != used:
+                state.redeals_used = used
+                state.update_status()
+            self.moves = self.moves + 1 if self.variant.undo_counts else moves_before
+        elif action == RESTART:
+            state.restore(self._initial)
+            self._history.clear()
+            self.moves = self.bonus = 0
+            self.events.append((action, clock_ms))
+            self.earlier_attempts_ms += clock_ms
+            self.clock_ms = 0
+            return
+        self.events.append((action, clock_ms))
+        self.clock_ms = clock_ms
+
+
+class _OldH(msgspec.Struct, array_like=True):
+    format: str
+    version: int
+    game: str
+    rules: int
+    numbering: str
+    deal: str
+    layout: str
+    created: str
+    tool: str
+
+class _OldS(msgspec.Struct, array_like=True):
+    status: str
+    score: int
+    moves: int
+    redeals_left: int | None
+    elapsed_ms: int
+    position: str
+    digest: str
+
+class _OldB(msgspec.Struct, array_like=True):
+    header: _OldH
+    events: list[int]
+    summary: _OldS
+
+class _OldPH(msgspec.Struct, array_like=True):
+    format: str
+    version: int
+    game: str = ""
+
+class _OldP(msgspec.Struct, array_like=True):
+    header: _OldPH
+
+
+def _old_reader():
+    """decode + verify of formats/log.py at 778fb62 (binary form), with its own msgspec types."""
+    import hashlib
+
+    from carpet.core import get_game
+
+    peek, full, enc = msgspec.msgpack.Decoder(_OldP), msgspec.msgpack.Decoder(_OldB), msgspec.msgpack.Encoder()
+
+    def verify(data: bytes):
+        p = peek.decode(data)
+        variant = get_game(p.header.game)
+        raw = full.decode(data)
+        header, summary = raw.header, raw.summary
+        count = variant.action_count
+        events, previous = [], 0
+        for value in raw.events:
+            delta, action = divmod(value, count)
+            clock = previous + delta
+            events.append((action, clock))
+            previous = 0 if action == RESTART else clock
+        valid = variant.valid_index
+        for i, (action, clock) in enumerate(events, 1):
+            if action >= FIRST_ACTION and not valid(action):
+                raise ValueError(f"event {i}: no such action")
+            if clock > 2**40:
+                raise ValueError(f"event {i}: clock")
+        session = _OldSession(variant, parse_deal(header.deal))
+        if session.state.digest() != header.layout:
+            raise ValueError("layout")
+        act = session.act
+        for action, clock in events:
+            act(action, clock)
+        state = session.state
+        found = (state.status, state.score + session.bonus, session.moves, state.redeals_left, session.clock_ms,
+                 state.digest())
+        if found != (summary.status, summary.score, summary.moves, summary.redeals_left, summary.elapsed_ms,
+                     summary.position):
+            raise ValueError("summary")
+        packed, previous = [], 0
+        for action, clock in session.events:
+            packed.append((clock - previous) * count + action)
+            previous = 0 if action == RESTART else clock
+        h = hashlib.blake2b(digest_size=16)
+        h.update(enc.encode(msgspec.structs.astuple(header)))
+        h.update(enc.encode(packed))
+        if h.hexdigest() != summary.digest:
+            raise ValueError("digest")
+        return session
+    return verify
+
+
+# --- measuring --------------------------------------------------------------------------
+def _both(session: Session) -> tuple[bytes, bytes]:
+    new = record(session, new_header(session, created=CREATED, tool=TOOL))
+    old = record(session, new_header(session, created=CREATED, tool=TOOL, version=1))
+    return encode(new), encode(old)
+
+
+def _cpu(run, blobs) -> float:
+    start = time.process_time()
     for blob in blobs:
-        verify(decode(blob))
-    elapsed = time.perf_counter() - start
-    return count / elapsed, count, size, bare
+        run(blob)
+    return time.process_time() - start
 
 
-def _startup_ms(args: list[str], runs: int = 7) -> float:
-    times = []
-    for _ in range(runs):
+def compare(sessions: list[Session], rounds: int) -> dict:
+    """Events per second, new and old, interleaved rounds, medians; bytes per event."""
+    pairs = [_both(s) for s in sessions]
+    new_blobs, old_blobs = [p[0] for p in pairs], [p[1] for p in pairs]
+    old_verify = _old_reader()
+    events = sum(len(s.events) for s in sessions)
+    for blob in new_blobs:  # the two readers agree before they are timed
+        check(blob)
+    for blob in old_blobs:
+        old_verify(blob)
+    new_t, old_t = [], []
+    for r in range(rounds):
+        order = ((new_t, lambda b: check(b)), (old_t, old_verify))
+        for times, run in (order if r % 2 == 0 else order[::-1]):
+            times.append(_cpu(run, new_blobs if times is new_t else old_blobs))
+    new_s, old_s = statistics.median(new_t), statistics.median(old_t)
+    # the target's range: human-paced games of 60 to 200 events
+    per_game = [len(n) / len(s.events) for n, s in zip(new_blobs, sessions) if 60 <= len(s.events) <= 200] or [0]
+    return {"games": len(sessions), "events": events,
+            "new_events_per_second": round(events / new_s), "old_events_per_second": round(events / old_s),
+            "ratio": round(old_s / new_s, 2),
+            "bytes_per_event": round(sum(map(len, new_blobs)) / events, 2),
+            "bytes_per_event_worst_game": round(max(per_game), 2),
+            "games_of_60_to_200_events": len(per_game) if per_game != [0] else 0,
+            "bytes_per_event_v1": round(sum(map(len, old_blobs)) / events, 2)}
+
+
+def startup(log_path: Path, runs: int) -> dict:
+    """Wall time of fresh processes, paired with ``python -c "import typer"``: median ratio."""
+    carpet = [sys.executable, "-c", "from carpet.cli.app import main; main()"]
+    base = [sys.executable, "-c", "import typer"]
+    commands = {"show_json": carpet + ["show", str(log_path), "--json"], "version": carpet + ["--version"]}
+
+    def wall(cmd) -> float:
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "carpet.cli", *args], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.perf_counter() - start
+    out = {}
+    wall(base)
+    for name, cmd in commands.items():
+        wall(cmd)
+        ratios, times = [], []
+        for r in range(runs):
+            if r % 2:
+                b, c = wall(base), wall(cmd)
+            else:
+                c, b = wall(cmd), wall(base)
+            ratios.append(c / b)
+            times.append(c)
+        out[name] = {"ms": round(1000 * statistics.median(times), 1), "ratio_to_import_typer": round(
+            statistics.median(ratios), 2)}
+    return out
 
 
-def run_bench(events: int, as_json: bool) -> None:
-    rng = random.Random(20261129)
+_MEMORY_PROBE = """
+import resource, sys, time, tracemalloc
+from carpet.formats import check
+
+
+def peak_rss():  # this process's own peak (ru_maxrss may carry the parent's across fork and exec)
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:")) * 1024
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+data = open(sys.argv[1], "rb").read()
+rss = peak_rss()
+t = time.process_time()
+log, session = check(data)
+t = time.process_time() - t
+rss = peak_rss() - rss
+events = len(log.events)
+peak = -1
+if events <= 300_000:  # tracemalloc is exact but slow
+    del log, session
+    tracemalloc.start()
+    check(data)
+    peak = tracemalloc.get_traced_memory()[1]
+print(events, peak if peak >= 0 else rss, t, len(data), "tracemalloc" if peak >= 0 else "peak-RSS")
+"""
+
+
+def memory(redeals: int, tmp: Path) -> dict:
+    """Peak memory of verify above what the process held with the file read in, per event, on
+    redeals never taken back (tracemalloc up to 300,000 events, the process's peak RSS beyond); its CPU time."""
+    from array import array
+
+    from carpet.formats.replay import run
+
+    variant = GAMES["kovrik-shuffle"]
+    rng = random.Random(1)
+    clocks, clock = array("q"), 0
+    for _ in range(redeals):  # a person's pace: 0.1 to 4 s between actions
+        clock += rng.randint(100, 4000)
+        clocks.append(clock)
+    session, _ = run(Session(variant, parse_deal("1")), array("I", [3]) * redeals, clocks, from_codes=False)
+    path = tmp / "redeals.carpet"
+    path.write_bytes(encode(record(session, new_header(session, created=CREATED, tool=TOOL))))
+    out = subprocess.run([sys.executable, "-c", _MEMORY_PROBE, str(path)], check=True, capture_output=True,
+                         text=True).stdout.split()
+    events, grown, seconds, size = int(out[0]), int(out[1]), float(out[2]), int(out[3])
+    return {"events": events, "file_bytes": size, "peak_bytes_per_event": round(grown / events, 1),
+            "measured_by": out[4], "verify_seconds": round(seconds, 2)}
+
+
+def run_bench(games: int, random_events: int, rounds: int, startup_runs: int, redeals: int, as_json: bool) -> None:
     rows = []
+    say = (lambda *a: None) if as_json else print
+    say(f"verify, events/s CPU (median of {rounds} interleaved rounds): format 2 + one replay vs 778fb62's path")
     for variant in GAMES.values():
-        rate, count, size, bare = _measure_verify(variant, events, rng)
-        rows.append({"game": variant.id, "events": count, "events_per_second": round(rate),
-                     "bytes_per_event": round(size / count, 2), "bytes_per_event_marginal": round(bare / count, 2)})
-        if not as_json:
-            print(f"{variant.id:<18} verify {rate:>10,.0f} events/s   {size / count:5.2f} bytes/event "
-                  f"({bare / count:4.2f} for the events alone), {count:,} events")
+        player = compare([player_game(variant, n) for n in range(1, games + 1)], rounds)
+        rng = random.Random(20261129)
+        randoms = compare([random_game(variant, 1 + 7919 * k, random_events, rng) for k in range(2)], rounds)
+        rows.append({"game": variant.id, "player": player, "random": randoms})
+        say(f"{variant.id:<17} player {player['new_events_per_second']:>9,} vs {player['old_events_per_second']:>9,}"
+            f" = {player['ratio']:4.2f}x   random {randoms['new_events_per_second']:>9,} vs "
+            f"{randoms['old_events_per_second']:>9,} = {randoms['ratio']:4.2f}x   bytes/event "
+            f"{player['bytes_per_event']:.2f} (worst of {player['games_of_60_to_200_events']} games of 60-200 "
+            f"events {player['bytes_per_event_worst_game']:.2f}, "
+            f"version 1 {player['bytes_per_event_v1']:.2f})")
     with tempfile.TemporaryDirectory() as tmp:
-        log_path = Path(tmp) / "bench.log"
-        session = random_game(GAMES["kovrik"], 1, 200, random.Random(1))
-        log = record(session, new_header(session, created=CREATED, tool="bench"))
-        log_path.write_bytes(encode(log))
-        env_note = os.environ.get("VIRTUAL_ENV", "")
-        startup = {
-            "show_json_ms": round(_startup_ms(["show", str(log_path), "--json"]), 1),
-            "play_hint_ms": round(_startup_ms(["play", str(log_path), "hint", "-q"]), 1),
-            "version_ms": round(_startup_ms(["--version"]), 1),
-        }
-    total_events = sum(r["events"] for r in rows)
-    overall = total_events / sum(r["events"] / r["events_per_second"] for r in rows)
-    doc = {"python": sys.version.split()[0], "verify": rows, "events_per_second_overall": round(overall),
-           "startup": startup, "venv": bool(env_note)}
+        tmp_path = Path(tmp)
+        log_path = tmp_path / "bench.carpet"
+        log_path.write_bytes(_both(player_game(GAMES["kovrik"], 1))[0])
+        start = startup(log_path, startup_runs)
+        mem = memory(redeals, tmp_path)
+    say(f"start-up against python -c 'import typer' (median of {startup_runs} paired runs): "
+        f"show --json {start['show_json']['ratio_to_import_typer']}x ({start['show_json']['ms']} ms), "
+        f"--version {start['version']['ratio_to_import_typer']}x ({start['version']['ms']} ms)")
+    say(f"memory: verify of {mem['events']:,} redeals never taken back ({mem['file_bytes']:,} bytes): "
+        f"{mem['peak_bytes_per_event']} bytes/event above start-up ({mem['measured_by']}), "
+        f"{mem['verify_seconds']} s CPU")
     if as_json:
-        print(json.dumps(doc))
-    else:
-        print(f"overall verify: {overall:,.0f} events/s on one core")
-        print(f"start-up: show --json {startup['show_json_ms']} ms, play hint {startup['play_hint_ms']} ms, "
-              f"--version {startup['version_ms']} ms (median of 7 fresh processes)")
+        from carpet.formats.documents import Bench
+        print_json(Bench(python=sys.version.split()[0], verify=rows, startup=start, memory=mem))
 
 
-def bench(events: Annotated[int, typer.Option("--events", min=1000, help="Events to verify per game id.")] = 100_000,
-          solve: Annotated[bool, typer.Option("--solve", help="Measure the solver instead (cli/bench_solve.py): "
-                                                              "answers, CPU time per deal, nodes per second.")] = False,
-          games: Annotated[str, typer.Option("--games", help="With --solve: game ids, comma separated.")]
-          = "kovrik,kovrik-hard,carpet,carpet-auto,carpet-foster,crazy-quilt,indian-carpet,persian-carpet",
-          deals: Annotated[str, typer.Option("--deals", help="With --solve: a range of deals, e.g. 1-200.")] = "1-50",
+SOLVE_GAMES = "kovrik,kovrik-hard,carpet,carpet-auto,carpet-foster,crazy-quilt,indian-carpet,persian-carpet"
+
+
+def bench(games: Annotated[int, typer.Option("--games", min=1, help="Player's games per game id.")] = 20,
+          random_events: Annotated[int, typer.Option("--random-events", min=100,
+                                                     help="Events of each random game (two per game id).")] = 2000,
+          rounds: Annotated[int, typer.Option("--rounds", min=1, help="Interleaved timing rounds.")] = 5,
+          startup_runs: Annotated[int, typer.Option("--startup-runs", min=1,
+                                                    help="Paired start-up runs.")] = 11,
+          redeals: Annotated[int, typer.Option("--redeals", min=1,
+                                               help="Events of the memory log (redeals).")] = 100_000,
+          solve: Annotated[Optional[str], typer.Option(
+              "--solve", metavar="GAMES", show_default=False,
+              help=f"Measure the solver instead, on these game ids (comma separated, or 'all': {SOLVE_GAMES}): "
+                   "answers, CPU time per deal (median, p90), nodes per second (cli/bench_solve.py).")] = None,
+          deals: Annotated[str, typer.Option("--deals", help="With --solve: a range of deals.")] = "1-50",
           nodes: Annotated[int, typer.Option("--nodes", min=1, help="With --solve: the budget per deal.")] = 400_000,
           as_json: JsonFlag = False) -> None:
-    """Measure: events verified per second, bytes per event of the log, start-up time of a command
+    """Measure: verify speed against the previous format and replay, bytes per event, start-up, memory
     (or, with --solve, the solver)."""
-    if solve:
+    if solve is not None:
         from .bench_solve import run_solve_bench
         from .common import UNUSABLE, Failure, guard
 
@@ -140,7 +402,8 @@ def bench(events: Annotated[int, typer.Option("--events", min=1000, help="Events
                 numbers = range(int(first), int(last or first) + 1)
             except ValueError:
                 raise Failure(f"carpet: --deals {deals!r}: use a range like 1-200", UNUSABLE) from None
-            run_solve_bench([g.strip() for g in games.split(",") if g.strip()], numbers, nodes, as_json)
+            names = SOLVE_GAMES if solve.strip().lower() == "all" else solve
+            run_solve_bench([g.strip() for g in names.split(",") if g.strip()], numbers, nodes, as_json)
         guard(run)
         return
-    run_bench(events, as_json)
+    run_bench(games, random_events, rounds, startup_runs, redeals, as_json)

@@ -6,6 +6,7 @@ import secrets
 from datetime import datetime, timezone
 
 from carpet.core import Session
+from carpet.core.game import PLAYING
 
 
 def now() -> datetime:
@@ -13,7 +14,9 @@ def now() -> datetime:
 
 
 def now_iso() -> str:
-    return now().isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """The creation time of a new log; a wall clock before 1970 counts as 1970 (the log's origin)."""
+    moment = max(now(), datetime(1970, 1, 1, tzinfo=timezone.utc))
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def created_ms(text: str) -> int:
@@ -31,14 +34,47 @@ def wall_ms() -> int:
     return int(now().timestamp() * 1000)
 
 
-def attempt_ms(session: Session, created: int) -> int:
-    """The session clock now: wall time since the attempt began, never less than the last reading.
+#: a step of the wall clock longer than this between two actions is taken as a jump
+JUMP_MS = 30 * 24 * 3600 * 1000
+#: no attempt's clock goes past the log's limit (formats/replay.py, CLOCK_LIMIT)
+LIMIT_MS = 2**40
 
-    The attempt began at the log's creation plus the time spent in earlier attempts
-    (the clock readings of the restarts).
+
+class Clock:
+    """The session clock of one log, read from the wall clock (docs/format.md, "The clock").
+
+    The attempt began at the log's creation, plus the time of earlier attempts (the
+    readings of the restarts), plus the wall time left out (``skipped_ms``).  Each
+    reading is the time since then, never less than the last one.  The rule for
+    readings that cannot be right: a step backwards, or forwards by more than
+    ``JUMP_MS`` (a clock set years wrong, then corrected), counts as zero elapsed time,
+    is added to ``jumps`` and its size to ``skipped_ms``; both go into the log's summary.
+    While a game stands finished (won or lost) its clock does not run: the time until
+    the next recorded action (a restart, or an undo out of a lost game) is skipped too.
     """
-    began = created + session.earlier_attempts_ms
-    return max(session.clock_ms, wall_ms() - began)
+
+    __slots__ = ("created_ms", "jumps", "skipped_ms")
+
+    def __init__(self, created_ms: int, jumps: int = 0, skipped_ms: int = 0) -> None:
+        self.created_ms, self.jumps, self.skipped_ms = created_ms, jumps, skipped_ms
+
+    @classmethod
+    def of(cls, log) -> "Clock":
+        return cls(created_ms(log.header.created), log.summary.clock_jumps, log.summary.clock_skipped_ms)
+
+    def read(self, session: Session, now_ms: int | None = None) -> int:
+        """The reading for the next action of ``session``."""
+        began = self.created_ms + session.earlier_attempts_ms + self.skipped_ms
+        last = session.clock_ms
+        step = (wall_ms() if now_ms is None else now_ms) - began - last
+        if session.status != PLAYING:
+            self.skipped_ms += step
+            return last
+        if step < 0 or step > JUMP_MS or last + step > LIMIT_MS:
+            self.jumps += 1
+            self.skipped_ms += step
+            return last
+        return last + step
 
 
 def fresh_deal_number() -> str:

@@ -6,40 +6,82 @@ unusable file.  Every error is one line on stderr.
 
 from __future__ import annotations
 
+import contextlib
+import math
 import sys
 from pathlib import Path
-from typing import Annotated, Callable
+from typing import Annotated, Callable, Optional
 
 import typer
 
-from carpet.core import CarpetError, IllegalAction, Session, __version__, get_game, parse_deal
-from carpet.formats import LogError, position_document, read_log, verify
+from carpet.core import GAMES, CarpetError, IllegalAction, Session, __version__, get_game, parse_deal
+from carpet.formats import LogError, position_document
+
+from . import outcome
+from .outcome import settle
 
 OK, FAILED, UNUSABLE = 0, 1, 2
 TOOL = f"carpet {__version__}"
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
-LogFile = Annotated[Path, typer.Argument(help="A game log (binary, or JSON when it ends in .json).",
-                                         show_default=False)]
-GameId = Annotated[str, typer.Argument(help="A game id: see `carpet games`.", show_default=False)]
+LogFile = Annotated[Path, typer.Argument(help="A recorded game: binary (.carpet), JSON (.carpet.json) or text "
+                                              "(.carpet.txt); told apart by what it holds.", show_default=False)]
+
+
+def _game_ids(incomplete: str) -> list[str]:
+    """Shell completion of a game id (``carpet deal kov<TAB>``)."""
+    return [game for game in GAMES if game.startswith(incomplete)]
+
+
+GameId = Annotated[str, typer.Argument(help="A game id: see `carpet games`.", show_default=False,
+                                       autocompletion=_game_ids)]
 Quiet = Annotated[bool, typer.Option("-q", "--quiet", help="Do not draw the position afterwards.")]
 Force = Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")]
+SvgFile = Annotated[Optional[Path], typer.Option("--svg", metavar="FILE", show_default=False,
+                                                 help="Write the position as an SVG picture to FILE, replacing it "
+                                                      "(- for stdout), instead of drawing it.")]
 
 
 # --- output ----------------------------------------------------------------------------
 def error(line: str) -> None:
-    print(line, file=sys.stderr)
+    """An error: one line on stderr, echoed input cut to a readable length."""
+    _to_stderr(outcome.one_line(line))
 
 
 def say(text: str) -> None:
     """A note for people (not the command's result): on stderr, so stdout stays clean for scripts."""
-    print(text, file=sys.stderr)
+    _to_stderr(outcome.one_line(text))
+
+
+def _to_stderr(line: str) -> None:
+    if sys.stderr is not None:  # None when started with stderr closed
+        with contextlib.suppress(BrokenPipeError):
+            print(line, file=sys.stderr)
 
 
 def print_json(doc) -> None:
     import msgspec
 
-    sys.stdout.write(msgspec.json.encode(doc).decode() + "\n")
+    try:
+        text = msgspec.json.encode(doc)
+    except UnicodeEncodeError:  # a file name with bytes that are not UTF-8: JSON shows them as U+FFFD
+        text = msgspec.json.encode(_valid_text(msgspec.to_builtins(doc)))
+    from .terminal import json_for
+
+    sys.stdout.write(json_for(sys.stdout, text.decode()) + "\n")
+
+
+def _valid_text(value):
+    if isinstance(value, str):
+        try:
+            return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "replace").decode()
+    if isinstance(value, dict):
+        return {_valid_text(k): _valid_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_valid_text(v) for v in value]
+    return value
 
 
 def console():
@@ -52,12 +94,31 @@ def draw(session: Session, caption: str | None = None) -> None:
     console().print(position(session, caption))
 
 
-def report(session: Session, as_json: bool, **extra) -> None:
-    """The position: as INTERFACE.md's JSON object, or drawn."""
+def report(session: Session, as_json: bool, svg: Path | None = None, note: str = "", **extra) -> None:
+    """The position: as the JSON document of docs/format.md, or drawn (on the terminal, or as SVG to ``svg``)."""
+    if svg is not None:
+        write_svg(svg, session, note)
     if as_json:
         print_json(position_document(session, **extra))
-    else:
+    elif svg is None:
         draw(session)
+
+
+def write_svg(path: Path, session: Session, note: str = "") -> None:
+    """The position as an SVG picture, written whole or not at all (``-``: stdout)."""
+    from carpet.formats.files import write_atomic
+    from carpet.formats.svg import position_svg
+
+    data = position_svg(session, note)
+    if str(path) == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        write_atomic(path, data)
+    except CarpetError as exc:
+        raise fail(path, exc) from None
+    say(f"wrote {path} ({len(data)} bytes)")
 
 
 # --- failing ---------------------------------------------------------------------------
@@ -87,11 +148,17 @@ def guard(run: Callable[[], int | None]) -> None:
 
 
 # --- reading ---------------------------------------------------------------------------
-def load(path: Path) -> tuple:
-    """Read and fully verify a log: a log that does not verify is never played on."""
+def load(path: Path, *, for_play: bool = False) -> tuple:
+    """Read and fully verify a log: a log that does not verify is never played on.
+
+    ``for_play`` keeps every position an undo could take back (the one replay saves
+    only those a later undo in the log needs, formats/replay.py).
+    """
+    from carpet.formats import check
+    from carpet.formats.files import read_bytes
+
     try:
-        log = read_log(path)
-        return log, verify(log)
+        return check(read_bytes(path), keep_history=for_play)
     except CarpetError as exc:
         raise fail(path, exc) from None
 
@@ -105,11 +172,47 @@ def game_and_deal(game: str, number: str | None):
     return variant, deal
 
 
+def form_of(path: Path) -> str:
+    """The form a file is written in, by its name (docs/format.md, "File names")."""
+    name = path.name.lower()
+    return "json" if name.endswith(".json") else "text" if name.endswith(".txt") else "binary"
+
+
 def write_new(path: Path, log, force: bool) -> None:
-    """Write a new log to ``path``; never over an existing file unless ``force``."""
-    from carpet.formats import write_log
+    """Write a new log to ``path`` in the form its name says; never over an existing file unless ``force``."""
+    from carpet.formats import to_bytes
+    from carpet.formats.files import write_atomic
 
     try:
-        write_log(path, log, overwrite=force)
+        with writing(f"{path} was written"):
+            write_atomic(path, to_bytes(log, form=form_of(path)), overwrite=force)
     except CarpetError as exc:
         raise fail(path, exc) from None
+
+
+def check_output(path: Path, force: bool) -> None:
+    """Fail now, before the work, if a new log could not be written to ``path`` (exists, not a file, ...)."""
+    from carpet.formats.files import check_target
+
+    try:
+        check_target(path, overwrite=force)
+    except CarpetError as exc:
+        raise fail(path, exc) from None
+
+
+@contextlib.contextmanager
+def writing(recorded: str):
+    """Write a file under this: Ctrl-C waits until the write is whole or undone, then says ``recorded`` if it was."""
+    with outcome.interrupts_held():
+        yield
+        settle(recorded=recorded)
+
+
+# --- checking options ------------------------------------------------------------------
+def seconds(most: float):
+    """A Typer option callback: a number of seconds from 0 to ``most`` (nan and inf refused)."""
+    def check(value: float | None) -> float | None:
+        if value is not None and not (math.isfinite(value) and 0 <= value <= most):
+            raise typer.BadParameter(f"{value} is not a number of seconds from 0 to {most:g}")
+        return value
+    return check

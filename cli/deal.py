@@ -11,35 +11,38 @@ from carpet.core import Session
 from carpet.formats import new_header, record
 
 from . import clock
-from .common import TOOL, Force, GameId, JsonFlag, game_and_deal, guard, report, say, write_new
+from .common import TOOL, Force, GameId, JsonFlag, SvgFile, game_and_deal, guard, report, say, write_new
 
 
 def deal(game: GameId,
          number: Annotated[str, typer.Argument(help="Deal number: N or msN, as in PySolFC.", show_default=False)],
-         as_json: JsonFlag = False) -> None:
+         as_json: JsonFlag = False,
+         svg: SvgFile = None) -> None:
     """Show the starting layout of a deal."""
     def run():
         variant, deal_ = game_and_deal(game, number)
-        report(Session(variant, deal_), as_json)
+        report(Session(variant, deal_), as_json, svg, note="the deal")
     guard(run)
 
 
 def new(game: GameId,
         number: Annotated[Optional[str], typer.Argument(help="Deal number (a fresh one when left out).",
                                                         show_default=False)] = None,
-        output: Annotated[Path, typer.Option("-o", "--output", help="The log file to create.",
-                                             show_default=False)] = ...,
+        output: Annotated[Optional[Path], typer.Option("-o", "--output", help="The file to create (default: "
+                                                       "GAME-DEAL.carpet here; .json for JSON, .txt for text).",
+                                                       show_default=False)] = None,
         force: Force = False,
         as_json: JsonFlag = False) -> None:
-    """Start a recorded game; its log is the file given with -o."""
+    """Start a recorded game, in GAME-DEAL.carpet here unless -o names the file."""
     def run():
         variant, deal_ = game_and_deal(game, number if number is not None else clock.fresh_deal_number())
         session = Session(variant, deal_)
-        write_new(output, record(session, new_header(session, created=clock.now_iso(), tool=TOOL)), force)
-        note = f"new {variant.id} game, deal {deal_.both_forms}, log {output}"
+        path = output if output is not None else Path(f"{variant.id}-{deal_.text}.carpet")
+        write_new(path, record(session, new_header(session, created=clock.now_iso(), tool=TOOL)), force)
+        note = f"new {variant.id} game, deal {deal_.both_forms}, log {path}"
         if as_json:
             say(note)
         else:
             print(note)
-        report(session, as_json, file=str(output))
+        report(session, as_json, file=str(path))
     guard(run)

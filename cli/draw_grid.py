@@ -1,27 +1,30 @@
-"""The Коврик board: 4 rows × 14 columns, locked prefixes marked, gaps visible."""
+"""A grid board of any size (Коврик 4 × 14, Montana 4 × 13, ...): prefixes marked, gaps visible."""
 
 from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
 
-from carpet.core.grid import COLS, EMPTY, ROW_NAMES, GridState
+from carpet.core.grid import EMPTY, ROW_NAMES, GridState
 
 from .cards_style import board_table, card_text
 
 
 def render(state: GridState) -> Table:
-    table = board_table(range(COLS))
-    for row, name in enumerate(ROW_NAMES):
-        cells = [Text(name, style="dim")]
-        for col in range(COLS):
-            card = state.cells[row * COLS + col]
+    board = state.variant.board
+    cols = board.cols
+    table = board_table(range(cols))
+    for row in range(board.rows):
+        cells = [Text(ROW_NAMES[row], style="dim")]
+        for col in range(cols):
+            cell = row * cols + col
+            card = state.cells[cell]
             if card == EMPTY:
                 # a gap is the place to play: bright when something fits it, dim when dead
-                live = bool(state._candidates(row * COLS + col))
+                live = bool(state._candidates(cell))
                 cells.append(Text("[] " if live else ".. ", style="bold yellow" if live else "dim"))
-            elif col < state.locked[row]:
-                # marked by a character too, so the lock shows without colour (| cat, logs)
+            elif col < state.prefix[row]:
+                # marked by a character too, so the prefix shows without colour (| cat, logs)
                 cells.append(card_text(card, style="reverse green") + Text("*", style="green"))
             else:
                 cells.append(card_text(card) + Text(" "))
@@ -30,5 +33,5 @@ def render(state: GridState) -> Table:
 
 
 def legend() -> Text:
-    return Text.assemble(("A♣", "reverse green"), ("*", "green"), " locked  ", ("[]", "bold yellow"),
-                         " gap a card fits  ", ("..", "dim"), " dead gap", style="dim")
+    return Text.assemble(("A♣", "reverse green"), ("*", "green"), " in its row's run (locked in kovrik)  ",
+                         ("[]", "bold yellow"), " gap a card fits  ", ("..", "dim"), " dead gap", style="dim")

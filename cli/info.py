@@ -9,14 +9,16 @@ from .common import GameId, JsonFlag, game_and_deal, guard, print_json
 
 def games(as_json: JsonFlag = False) -> None:
     """List the variants: id, family, source, one-line rule."""
-    rows = [{"id": v.id, "family": v.family, "source": v.source, "summary": v.summary,
-             "redeals": v.redeals} for v in GAMES.values()]
+    from carpet.formats.documents import Game, Games
+
+    rows = [Game(id=v.id, family=v.family, source=v.source, summary=v.summary, redeals=v.redeals)
+            for v in GAMES.values()]
     if as_json:
-        print_json({"games": rows})
+        print_json(Games(games=rows))
         return
-    width = max(len(r["id"]) for r in rows)
+    width = max(len(r.id) for r in rows)
     for r in rows:
-        print(f"{r['id']:<{width}}  {r['family']:<6}  {r['source']:<9}  {r['summary']}")
+        print(f"{r.id:<{width}}  {r.family:<6}  {r.source:<9}  {r.summary}")
 
 
 def rules(game: GameId, as_json: JsonFlag = False) -> None:
@@ -24,9 +26,14 @@ def rules(game: GameId, as_json: JsonFlag = False) -> None:
     def run():
         variant, _ = game_and_deal(game, None)
         if as_json:
-            print_json({"game": variant.id, "family": variant.family, "source": variant.source,
-                        "summary": variant.summary, "rules": variant.rules})
+            from carpet.formats.documents import Rules
+            print_json(Rules(game=variant.id, family=variant.family, source=variant.source,
+                             summary=variant.summary, rules=variant.rules))
         else:
-            print(f"{variant.id} — {variant.summary}\n")
-            print(variant.rules.rstrip())
+            print(rules_text(variant), end="")
     guard(run)
+
+
+def rules_text(variant) -> str:
+    """What ``carpet rules GAME`` prints; docs/rules.md is made of it (docs/make_rules.py)."""
+    return f"{variant.id} — {variant.summary}\n\n{variant.rules.rstrip()}\n"

@@ -9,11 +9,12 @@ from typing import Annotated
 import typer
 
 from carpet.core import HINT, CarpetError, IllegalAction
-from carpet.formats import LogError, locked, position_document, record, write_log
+from carpet.core.game import PLAYING
+from carpet.formats import LogError, locked, position_document, record, upgraded, write_log
 
 from . import clock
 from .common import (FAILED, OK, UNUSABLE, JsonFlag, LogFile, Quiet, draw, error, fail, guard, load,
-                     print_json)
+                     print_json, settle, writing)
 
 
 def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) -> int:
@@ -23,6 +24,7 @@ def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) ->
             session, applied, hints, code, message = _apply(file, actions)
     except LogError as exc:  # locking or writing failed: the log on disk is as it was
         raise fail(file, exc) from None
+    settle(code)
     if message:
         error(message)
     hint_texts = [None if h is None else session.variant.text(h) for h in hints]
@@ -38,28 +40,53 @@ def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) ->
 
 
 def _apply(file: Path, actions: list[str]):
-    log, session = load(file)
-    started = clock.created_ms(log.header.created)
-    applied, hints, code, message = 0, [], OK, None
+    log, session = load(file, for_play=True)
+    form = form_of_bytes(file)
+    readings = clock.Clock.of(log)
+    applied, recorded, hints, code, message = 0, 0, [], OK, None
     for text in actions:
         number = len(session.events) + 1
         try:
-            action = session.play_text(text, clock.attempt_ms(session, started))
+            action = session.parse(text)
+            if action == HINT and session.status != PLAYING:
+                # the game is over: the hint is answered ("nothing to name") and not recorded
+                applied += 1
+                hints.append(None)
+                continue
+            session.act(action, readings.read(session))
         except CarpetError as exc:
             code = FAILED if isinstance(exc, IllegalAction) else UNUSABLE
             message = f"carpet: {file}: event {number} ({text}): {exc}; nothing after it was applied"
             break
         applied += 1
+        recorded += 1
         if action == HINT:
             hints.append(session.hint())
-    if applied:
-        write_log(file, record(session, log.header))
+    if recorded:
+        with writing(f"{file}: {_recorded(recorded, len(actions))}"):
+            write_log(file, record(session, upgraded(log.header), clock_jumps=readings.jumps,
+                                   clock_skipped_ms=readings.skipped_ms), form=form)
     return session, applied, hints, code, message
 
 
+def _recorded(recorded: int, given: int) -> str:
+    if recorded == given:
+        return f"all {given} actions given were recorded" if given > 1 else "the action was recorded"
+    return f"{recorded} of the {given} actions given were recorded, not the rest"
+
+
+def form_of_bytes(path: Path) -> str:
+    """The form of the log at ``path``, by what it holds: a log is written back as it was."""
+    from carpet.formats.log import is_json, is_text
+
+    with open(path, "rb") as f:
+        head = f.read(64)
+    return "text" if is_text(head) else "json" if is_json(head) else "binary"
+
+
 def _read_actions(actions: list[str]) -> list[str]:
-    if actions == ["-"]:
-        return sys.stdin.read().split()
+    if actions == ["-"]:  # bytes that are not UTF-8 become actions nobody knows, named in the error
+        return sys.stdin.buffer.read().decode("utf-8", "surrogateescape").split()
     return actions
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated, Optional
 
 import typer
@@ -9,12 +10,14 @@ import typer
 from carpet.core import Session, get_game, parse_deal
 from carpet.formats import position_document, replay
 
-from .common import UNUSABLE, Failure, JsonFlag, LogFile, console, guard, load, print_json, report, say
+from .common import (UNUSABLE, Failure, JsonFlag, LogFile, SvgFile, console, guard, load, print_json, report, say,
+                     seconds)
 
 
 def show(file: LogFile,
          at: Annotated[Optional[int], typer.Option("--at", min=0, help="The position after event N (0 = the deal).")] = None,
-         as_json: JsonFlag = False) -> None:
+         as_json: JsonFlag = False,
+         svg: SvgFile = None) -> None:
     """The position now (or after event N): score, moves, redeals left, clock, status."""
     def run():
         log, session = load(file)
@@ -22,8 +25,16 @@ def show(file: LogFile,
             if at > len(log.events):
                 raise Failure(f"carpet: {file}: --at {at}: the log has only {len(log.events)} events", UNUSABLE)
             session = replay(log, at)
-        report(session, as_json)
+        report(session, as_json, svg, note=event_note(session, len(log.events)))
     guard(run)
+
+
+def event_note(session: Session, total: int) -> str:
+    """``after event 12 of 130: 7H>b5`` (or ``the deal``) for a picture's caption."""
+    done = len(session.events)
+    if not done:
+        return f"the deal (of {total} events)"
+    return f"after event {done} of {total}: {session.variant.text(session.events[-1][0])}"
 
 
 def moves(file: LogFile, as_json: JsonFlag = False) -> None:
@@ -32,7 +43,8 @@ def moves(file: LogFile, as_json: JsonFlag = False) -> None:
         _, session = load(file)
         texts = [session.variant.text(a) for a in session.legal_actions()]
         if as_json:
-            print_json({"actions": texts, "undo": session.can_undo(), "status": session.status})
+            from carpet.formats.documents import Moves
+            print_json(Moves(actions=texts, undo=session.can_undo(), status=session.status))
         elif texts:
             print(" ".join(texts))
         else:
@@ -43,33 +55,65 @@ def moves(file: LogFile, as_json: JsonFlag = False) -> None:
 
 def replay_(file: LogFile,
             to: Annotated[Optional[int], typer.Option("--to", min=0, help="Stop after event N.")] = None,
-            delay: Annotated[float, typer.Option("--delay", min=0.0, help="Seconds between positions.")] = 0.0,
+            delay: Annotated[float, typer.Option("--delay", callback=seconds(3600), help="Seconds between positions.")] = 0.0,
             as_json: JsonFlag = False) -> None:
     """Re-enact the recorded game position by position."""
     def run():
         import time
 
+        import msgspec
+
+        from carpet.formats.documents import Frame
+
         log, _ = load(file)
         last = len(log.events) if to is None else min(to, len(log.events))
-        session = Session(get_game(log.header.game), parse_deal(log.header.deal))
-        text = session.variant.text
-        frames = []
+        text = get_game(log.header.game).text
         out = None if as_json else console()
         animate = out is not None and delay > 0 and out.is_terminal
-        for i in range(last + 1):
-            action = None
-            if i:
-                session.act(*log.events[i - 1])
-                action = text(log.events[i - 1][0])
+        encoder = msgspec.json.Encoder()
+        if as_json:  # one document, written frame by frame: memory stays that of one position
+            sys.stdout.write('{"file":' + encoder.encode(str(file)).decode() + ',"frames":[')
+
+        def show_frame(session, i: int, action) -> None:
+            caption = "the deal" if i < 0 else f"event {i + 1}: {text(action)}"
             if as_json:
-                frames.append({"event": i, "action": action, "position": position_document(session)})
-                continue
+                frame = Frame(event=i + 1, action=None if i < 0 else text(action),
+                              position=position_document(session, ) if i < 0 else _position(session, i))
+                sys.stdout.write(("," if i >= 0 else "") + encoder.encode(frame).decode())
+                return
             from .draw import position
             if animate:
                 out.clear()
-            out.print(position(session, "the deal" if i == 0 else f"event {i}: {action}"))
-            if delay and i < last:
+            out.print(position(session, caption))
+            if delay and i + 1 < last:
                 time.sleep(delay)
+
+        def _position(session, i):
+            session.clock_ms = log.events.clocks[i]  # the reading of this event (0 after a restart)
+            if log.events.actions[i] == 2:
+                session.clock_ms = 0
+            return position_document(session)
+
+        first = Session(get_game(log.header.game), parse_deal(log.header.deal))
+        first.events = log.events[:0]
+        show_frame(first, -1, None)
+        if last:
+            def step(session, i, action):
+                session.events = _Count(i + 1)
+                show_frame(session, i, action)
+            replay(log, last, step=step)
         if as_json:
-            print_json({"file": str(file), "frames": frames})
+            sys.stdout.write("]}\n")
     guard(run)
+
+
+class _Count:
+    """Stands in for a session's events where only their number is read (a frame's ``events``)."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n

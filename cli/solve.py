@@ -76,10 +76,13 @@ def solve(target: Annotated[str, typer.Argument(metavar="GAME|FILE",
             else:
                 say(f"no winning line to write: {output} not written")
         if as_json:
-            from carpet.formats.solution import solution_document
+            from carpet.formats.documents import Solve
 
-            print_json(solution_document(session, solution, line=line, seconds=spent,
-                                         file=None if log is None else str(target), output=written))
+            print_json(Solve(game=session.variant.id, deal=session.deal.text, result=solution.result,
+                             line=line, moves=solution.moves, score=solution.score, nodes=solution.nodes,
+                             seconds=round(spent, 3), information=solution.information,
+                             best=solution.best, file=None if log is None else str(target),
+                             events=len(session.events), output=written))
         else:
             _show(session, solution, line, spent, written)
     guard(run)

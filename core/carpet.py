@@ -1,6 +1,6 @@
 """Carpet: the carpet family (Carpet, Aisleriot's Carpet, Foster's 1914 Carpet).
 
-Rules as in RULES.md, "Carpet family".  The carpet is 4 rows (a-d) × 5 columns
+Rules as in docs/rules.md, "Carpet family".  The carpet is 4 rows (a-d) × 5 columns
 (1-5); cells are numbered row-major, ``row * 5 + column - 1``.  Foundations are
 kept as a count per suit (PySol order ♣ ♠ ♥ ♦), so the card a foundation needs
 next is ``suit * 13 + count``.  The stock never gets cards back: it is the
@@ -18,7 +18,7 @@ Actions (numbered from FIRST_ACTION, the same in every position)::
 ``carpet-auto`` has no fill actions and ``carpet-foster`` no stock fills: those
 indexes are holes in their index spaces (``valid_index``).
 
-The separator is ``>``, as in the grid family's ``7H>b5`` (INTERFACE.md); ``-`` is
+The separator is ``>``, as in the grid family's ``7H>b5`` (docs/format.md, "Notation"); ``-`` is
 read the same way, since in a shell ``>`` needs quoting (``carpet play g.log b3>F``
 would write a file named F).  Input also takes a card for its place: ``7H>F`` (the
 click), ``9C>b3`` (a fill with the waste top), ``s>w`` (turn).
@@ -26,7 +26,6 @@ click), ``9C>b3`` (a fill with the waste top), ``s>w`` (turn).
 
 from __future__ import annotations
 
-import textwrap
 
 from .cards import ACE, SUITS, code, parse_face
 from .errors import BadAction, IllegalAction
@@ -52,6 +51,7 @@ def cell_name(cell: int) -> str:
 
 
 CELL_NAMES = tuple(cell_name(c) for c in range(CELLS))
+_PLUS_ONE = tuple(range(1, 53)) + (0,)  # card id + 1; EMPTY (-1) -> 0, for position_bytes
 _CELL_BY_NAME = {name: c for c, name in enumerate(CELL_NAMES)}
 
 
@@ -163,6 +163,9 @@ class CarpetState(State):
             self.status = PLAYING
         else:
             self.status = LOST
+
+    def update_won(self) -> None:
+        self.status = WON if sum(self.found) == 52 else PLAYING
 
     def _settle(self) -> None:
         """After the deal and after every action: foster's phase 2 starts by itself; status."""
@@ -363,7 +366,7 @@ class CarpetState(State):
 
     def position_bytes(self) -> bytes:
         stock = self.stock[self.drawn:]
-        return (bytes(c + 1 for c in self.cells) + bytes(self.found)
+        return (bytes(map(_PLUS_ONE.__getitem__, self.cells)) + bytes(self.found)
                 + bytes((self.phase, len(stock))) + bytes(stock)
                 + bytes((len(self.waste),)) + bytes(self.waste))
 
@@ -383,7 +386,7 @@ class CarpetVariant(Variant):
     words = {"turn": TURN}
     hidden_information = True  # the stock is face down
 
-    def __init__(self, id: str, *, source: str, summary: str, rules: str, foster: bool = False,
+    def __init__(self, id: str, *, source: str, summary: str, rules, foster: bool = False,
                  auto_fill: bool = False) -> None:
         super().__init__(id, source=source, summary=summary, rules=rules)
         self.foster = foster
@@ -444,25 +447,28 @@ class CarpetVariant(Variant):
             if source == "w":
                 return WASTE_TO_FOUNDATION
             if source == "s":
-                raise BadAction("the stock top never goes to a foundation directly: turn it first")
+                raise IllegalAction("the stock top never goes to a foundation directly: turn it first")
             if is_cell(source):
                 return CELL_TO_FOUNDATION + parse_cell(source)
             return self._click(self._card(source, text), state)
         if source == "s" and target == "w":
             return TURN
-        if is_cell(source):
-            raise BadAction("carpet cards never move to another cell, only to their foundation")
+        # a well-formed move the rules refuse is illegal (exit 1); text that is no move, bad (exit 2)
+        card = None if source in ("w", "s") or is_cell(source) else self._card(source, text)
+        if target == "w":
+            raise IllegalAction("only the stock top goes onto the waste: that is turn (s>w)")
         cell = parse_cell(target)
+        if is_cell(source):
+            raise IllegalAction("carpet cards never move to another cell, only to their foundation")
         if not self.player_fills:
-            raise BadAction(f"{self.id} fills its gaps by itself: there is no fill action")
+            raise IllegalAction(f"{self.id} fills its gaps by itself: there is no fill action")
         if source == "w":
             return WASTE_FILL + cell
         if source == "s":
             if not self.stock_fills:
-                raise BadAction(f"{self.id} never fills a gap from the stock by hand; "
-                                f"only the waste top fills a gap (w>{cell_name(cell)})")
+                raise IllegalAction(f"{self.id} never fills a gap from the stock by hand; "
+                                    f"only the waste top fills a gap (w>{cell_name(cell)})")
             return STOCK_FILL + cell
-        card = self._card(source, text)
         if not state.waste or state.waste[-1] != card:
             raise IllegalAction(f"{code(card)} is not the waste top: only the waste top fills a gap by hand")
         return WASTE_FILL + cell
@@ -590,6 +596,8 @@ _HINT = ("Hint: names one legal action and changes nothing else: the first actio
 
 
 def _paragraphs(*texts: str) -> str:
+    import textwrap  # only when the rules are asked for
+
     return "\n\n".join(textwrap.fill(text, 90) for text in texts) + "\n"
 
 
@@ -624,12 +632,12 @@ VARIANTS = (
     CarpetVariant("carpet", source="000",
                   summary="4x5 carpet, aces on foundations, gaps filled by the player from waste "
                           "(stock if waste empty)",
-                  rules=_carpet_rules("carpet")),
+                  rules=lambda v: _carpet_rules("carpet")),
     CarpetVariant("carpet-auto", source="002", auto_fill=True,
                   summary="as carpet, but a gap is filled at once, automatically (Aisleriot)",
-                  rules=_carpet_rules("auto")),
+                  rules=lambda v: _carpet_rules("auto")),
     CarpetVariant("carpet-foster", source="000 variant", foster=True,
                   summary="aces stay in the deck; holes filled from the stock until stuck, "
                           "then only from an extra pile",
-                  rules=_carpet_rules("foster")),
+                  rules=lambda v: _carpet_rules("foster")),
 )

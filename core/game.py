@@ -13,8 +13,11 @@ so that a log stores one number per action.  0..2 are the session's own
 
 from __future__ import annotations
 
-import hashlib
-from typing import ClassVar
+try:  # the C module hashlib wraps: a digest without loading OpenSSL (start-up, docs/format.md)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover
+    from hashlib import blake2b
+from typing import Callable, ClassVar
 
 from .errors import BadAction, IllegalAction
 from .numbering import Deal
@@ -57,8 +60,19 @@ class State:
         """Recompute ``status`` from the position (after a restore changed the redeal count)."""
         raise NotImplementedError
 
+    def update_won(self) -> None:
+        """The cheap half of :meth:`update_status`: ``status`` becomes WON or PLAYING, never LOST.
+
+        A replay that needs the full status only at some events (formats/replay.py) runs
+        the variant's ``apply`` with this in place of ``update_status``; legality never
+        depends on LOST (a lost position simply has no legal action).  The default is
+        the full check.
+        """
+        self.update_status()
+
     def layout(self) -> dict:
-        """The position as INTERFACE.md's ``layout`` object (card codes, None for empty)."""
+        """The position as the ``layout`` object of docs/format.md ("Documents the CLI prints"): card
+        codes, None for empty."""
         raise NotImplementedError
 
     def position_bytes(self) -> bytes:
@@ -108,7 +122,7 @@ class State:
 
 
 def position_digest(game_id: str, position: bytes) -> str:
-    return hashlib.blake2b(game_id.encode() + b"\0" + position, digest_size=8).hexdigest()
+    return blake2b(game_id.encode() + b"\0" + position, digest_size=8).hexdigest()
 
 
 class Variant:
@@ -118,8 +132,6 @@ class Variant:
     family: str
     source: str
     summary: str
-    #: the rules in our own words, decisions marked, shown by ``carpet rules``
-    rules: str
     #: size of the action index space, meta actions included
     action_count: int
     #: redeals per attempt: None unlimited, 0 none
@@ -127,7 +139,7 @@ class Variant:
     #: words this family adds to hint/undo/restart, e.g. {"redeal": 3}
     words: ClassVar[dict[str, int]] = {}
 
-    # session policy (RULES.md "Counted moves and undo" and each family's exceptions)
+    # session policy (docs/rules.md: every game's "Counted moves")
     hint_counts: bool = False  # a hint is a counted move
     undo_counts: bool = False  # an undo is a counted move and the counter never goes down
     undo_refunds_redeal: bool = True
@@ -135,11 +147,27 @@ class Variant:
     #: outcome of a seeded shuffle to come; ``carpet solve`` reports "full" information then
     hidden_information: bool = False
 
-    def __init__(self, id: str, *, source: str, summary: str, rules: str) -> None:
+    def __init__(self, id: str, *, source: str, summary: str, rules: "str | Callable[[Variant], str]") -> None:
         self.id = id
         self.source = source
         self.summary = summary
         self.rules = rules
+
+    @property
+    def rules(self) -> str:
+        """The rules in our own words, decisions marked, shown by ``carpet rules``.
+
+        A variant may be given a function of itself instead of the text: the text is then
+        built the first time it is asked for, not when the game is loaded.
+        """
+        text = self._rules
+        if callable(text):
+            text = self._rules = text(self)
+        return text
+
+    @rules.setter
+    def rules(self, text: "str | Callable[[Variant], str]") -> None:
+        self._rules = text
 
     def new_state(self, deal: Deal) -> State:
         raise NotImplementedError
@@ -177,6 +205,8 @@ class Variant:
             return self.words[word]
         if word == "redeal":  # a word of every game's interface, even where the rules have none
             raise IllegalAction(f"{self.id} has no redeal")
+        if word == "turn":  # likewise
+            raise IllegalAction(f"{self.id} has no stock: there is nothing to turn")
         return self.parse_move(text.strip(), state)
 
     def parse_canonical(self, text: str) -> int:

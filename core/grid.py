@@ -1,104 +1,165 @@
-"""Коврик: the grid family (Montana / Gaps / Spaces and Aces) on 4 rows × 14 columns.
+"""The grid family's engine: Коврик here, Montana and its relatives in ``montana.py``.
 
-Rules as in RULES.md, "Grid family".  Cells are numbered row-major,
-``row * 14 + column``; column 0 is where the aces go.
+A grid game is a board of rows × columns; cells are numbered row-major,
+``row * cols + column``, and named ``a0``, ``b5`` (row letter, column from 0).
+What differs between the games is stated by each variant, not by this module:
+
+- the :class:`Board`: rows, columns, decks, the *base* rank column 0 takes, and how the
+  deal lays the cards (which also decides which cells start empty);
+- the :class:`GridVariant`'s arguments: the build rule, the left rule, whether a row's
+  prefix locks, the redeal (fixed order or shuffled) and the spaces a shuffled redeal
+  leaves, the number of redeals, the score and the session's counting policy.
+
+A row's **prefix** is column 0 holding a base-rank card and the unbroken run of its suit
+rising by one to its right (the locked prefix of Коврик, the run of the Montana games).
+A row is finished when its prefix reaches the king, and the game is won when every row
+is.  Rules as in docs/rules.md, "Grid family" (each game's section).
 """
 
 from __future__ import annotations
 
-import functools
+from dataclasses import dataclass
+from typing import Callable
 
 from .cards import ACE, KING, code, parse_face
 from .errors import BadAction, IllegalAction
 from .game import FIRST_ACTION, LOST, PLAYING, WON, State, Variant
 from .numbering import Deal, dealing_order
 
-ROWS, COLS = 4, 14
-CELLS = ROWS * COLS
 EMPTY = -1
-ROW_NAMES = "abcd"
+OUT = -1  # where[card] of a card not on the board (the aces of the Montana deal)
+_FACE_PLUS_ONE = tuple(range(1, 53)) * 2 + (0,)  # card id -> face + 1; EMPTY (-1) -> 0
+ROW_NAMES = "abcdefghijklmnop"
+# the cells the family's notation names (a0..d13, the largest board of its games): one of them
+# that a game's board lacks is an illegal action there, anything else no action at all
+NOTATION_ROWS, NOTATION_COLS = 4, 14
 
 REDEAL = FIRST_ACTION
-FIRST_MOVE = FIRST_ACTION + 1  # move = FIRST_MOVE + card * CELLS + cell
+FIRST_MOVE = FIRST_ACTION + 1  # move = FIRST_MOVE + card * board.cells + cell
+
+# build rules: which card an empty cell takes beside its left neighbour
+SUIT_NEXT = "suit-next"  # the same suit, one rank higher
+ANY_SUIT_NEXT = "any-suit-next"  # any suit, one rank higher
+SUIT_HIGHER = "suit-higher"  # the same suit, any higher rank
 
 
-def move_action(card: int, cell: int) -> int:
-    return FIRST_MOVE + card * CELLS + cell
+def deal_beside_column_0(order: list[int], board: "Board") -> list[int]:
+    """Row by row into columns 1 onwards, column 0 left empty; aces stay where they fall."""
+    cells = [EMPTY] * board.cells
+    cols, per_row = board.cols, board.cols - 1
+    for i, card in enumerate(order):
+        cells[(i // per_row) * cols + 1 + i % per_row] = card
+    return cells
 
 
-def cell_name(cell: int) -> str:
-    return f"{ROW_NAMES[cell // COLS]}{cell % COLS}"
+@dataclass(frozen=True)
+class Board:
+    """A grid game's board and deal.  Коврик's is the default: 4 × 14, aces to column 0."""
+
+    rows: int = 4
+    cols: int = 14
+    decks: int = 1
+    #: the rank column 0 takes (0 = ace); a row's prefix runs from it up to the king
+    base: int = ACE
+    #: the dealing order (first dealt first) -> the cells, EMPTY where no card lies
+    deal: Callable[[list[int], "Board"], list[int]] = deal_beside_column_0
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def card_count(self) -> int:
+        """Cards shuffled for the deal (some may be left out of the game by it)."""
+        return 52 * self.decks
+
+    @property
+    def row_length(self) -> int:
+        """Cards in a finished row's prefix: base .. king."""
+        return 13 - self.base
+
+    def cell_name(self, cell: int) -> str:
+        return f"{ROW_NAMES[cell // self.cols]}{cell % self.cols}"
+
+    def parse_cell(self, text: str) -> int:
+        """``b5`` -> its cell.  A cell of the family's notation that this board lacks (``a13`` on a
+        4 × 13 board) is an illegal action; anything else (``b14``) is not a cell at all."""
+        t = text.strip().lower()
+        last = ROW_NAMES[self.rows - 1]
+        cells = f"cells are a0..{last}{self.cols - 1}: row a-{last}, column 0-{self.cols - 1}"
+        if len(t) >= 2 and t[0] in ROW_NAMES and t[1:].isascii() and t[1:].isdigit():
+            row, col = ROW_NAMES.index(t[0]), int(t[1:])
+            if row < self.rows and col < self.cols:
+                return row * self.cols + col
+            if row < NOTATION_ROWS and col < NOTATION_COLS:
+                raise IllegalAction(f"no cell {t} on this board ({cells})")
+        raise BadAction(f"not a cell: {text!r} ({cells})")
 
 
-def parse_cell(text: str) -> int:
-    t = text.strip().lower()
-    if len(t) >= 2 and t[0] in ROW_NAMES and t[1:].isdigit() and int(t[1:]) < COLS:
-        return ROW_NAMES.index(t[0]) * COLS + int(t[1:])
-    raise BadAction(f"not a cell: {text!r} (cells are a0..d13: row a-d, column 0-13)")
+# --- where a shuffled redeal leaves its spaces (a Montana game's redeal, step 3) ----------------
+def gap_spaces(targets: list[int], gaps: tuple[int, ...], count: int, rng, board: Board) -> tuple[int, ...]:
+    """Each row's gap: its first cell after the prefix."""
+    return gaps
 
 
-def _column_major(cell: int) -> int:
-    return (cell % COLS) * ROWS + cell // COLS
-
-
-@functools.lru_cache(maxsize=4096)
-def _redeal_plan(locked: tuple[int, ...], shuffled: bool) -> tuple[tuple, tuple, tuple]:
-    """For the given prefix lengths: the unlocked cells (row-major), each row's gap (its first
-    unlocked cell) and the cells the loose cards are laid into, in laying order."""
-    unlocked = tuple(row * COLS + col for row in range(ROWS) for col in range(locked[row], COLS))
-    gaps = tuple(row * COLS + locked[row] for row in range(ROWS))
-    targets = [cell for cell in unlocked if cell not in gaps]
-    if not shuffled:
-        targets.sort(key=_column_major)  # fixed order: laid column by column
-    return unlocked, gaps, tuple(targets)
+def _redeal_plan(rows: int, cols: int, prefix: tuple[int, ...], column_major: bool) -> tuple[tuple, tuple, tuple]:
+    """For the given prefix lengths: the targets (every cell after a prefix, row-major), each
+    row's gap (its first target), and the cells the loose cards are laid into when the gaps
+    stay empty, in laying order."""
+    targets = tuple(row * cols + col for row in range(rows) for col in range(prefix[row], cols))
+    gaps = tuple(row * cols + prefix[row] for row in range(rows))
+    laying = [cell for cell in targets if cell not in gaps]
+    if column_major:
+        laying.sort(key=lambda cell: (cell % cols, cell // cols))  # fixed order: column by column
+    return targets, gaps, tuple(laying)
 
 
 class GridState(State):
-    __slots__ = ("cells", "where", "locked", "gaps", "rng", "rng_state")
+    __slots__ = ("cells", "where", "prefix", "gaps", "rng", "rng_state")
 
     variant: "GridVariant"
 
     def __init__(self, variant: "GridVariant", deal: Deal) -> None:
-        order, rng = dealing_order(deal, 52)
+        board = variant.board
+        order, rng = dealing_order(deal, board.card_count)
         self.variant = variant
         self.rng = rng
-        # the generator's state as of the last shuffle: snapshots share it instead of copying it
+        # the generator's state as of the last draw: snapshots share it instead of copying it
         self.rng_state = rng.getstate()
-        self.cells = [EMPTY] * CELLS
-        for i, card in enumerate(order):
-            self.cells[(i // 13) * COLS + 1 + i % 13] = card
-        self.locked = [0, 0, 0, 0]  # length of each row's locked prefix
+        self.cells = board.deal(order, board)
         self.score = 0
         self.redeals_used = 0
         self.status = PLAYING
         self._index()
+        self._find_prefixes()
         self.update_status()
 
     @classmethod
     def from_rows(cls, variant: "GridVariant", rows: list[list[str | None]]) -> "GridState":
-        """A position given as 4 rows of 14 card codes (None for a gap); for tests and puzzles.
+        """A position given as rows of card codes (None for a gap); for tests and puzzles.
 
-        Locks are found as the rules define them; score and redeals start at 0, and the
-        generator is deal ms1's.
+        Prefixes are found as the rules define them; score and redeals start at 0, and the
+        generator is deal ms1's.  Single-deck boards only.
         """
+        board = variant.board
         state = cls(variant, Deal(1, True))
         cells = [EMPTY if c is None else parse_face(c) for row in rows for c in row]
-        if len(rows) != ROWS or len(cells) != CELLS or sorted(c for c in cells if c != EMPTY) != list(range(52)):
-            raise BadAction("a grid position needs 4 rows of 14 cells holding each card once")
-        if any(cells[row * COLS] not in (EMPTY, *range(0, 52, 13)) for row in range(ROWS)):
-            raise BadAction("column 0 holds only aces")
+        if len(rows) != board.rows or len(cells) != board.cells or sorted(c for c in cells if c != EMPTY) != \
+                list(variant.cards_in_play):
+            raise BadAction(f"a {variant.id} position needs {board.rows} rows of {board.cols} cells "
+                            f"holding each card in play once")
+        if variant.locking and any(cells[r * board.cols] not in (EMPTY, *variant.base_cards) for r in range(board.rows)):
+            raise BadAction("column 0 holds only base-rank cards")
         state.cells = cells
-        state.locked = [0] * ROWS
-        for row in range(ROWS):
-            if cells[row * COLS] != EMPTY:
-                state._extend_lock(row, 0)
-        state.score = 0
         state._index()
+        state._find_prefixes()
+        if variant.locking:
+            state.score = 0
         state.update_status()
         return state
 
     def _index(self) -> None:
-        where = [0] * 52
+        where = [OUT] * self.variant.card_count
         gaps = []
         for cell, card in enumerate(self.cells):
             if card == EMPTY:
@@ -106,71 +167,122 @@ class GridState(State):
             else:
                 where[card] = cell
         self.where = where
-        self.gaps = gaps  # always four, row-major
+        self.gaps = gaps  # the empty cells, row-major (one per row in every game here)
+
+    def _find_prefixes(self) -> None:
+        self.prefix = [0] * self.variant.board.rows  # length of each row's prefix
+        for row in range(self.variant.board.rows):
+            self._extend_prefix(row, 0)
 
     # --- rules ----------------------------------------------------------------------
     def is_locked(self, card: int) -> bool:
+        if not self.variant.locking:
+            return False
         cell = self.where[card]
-        return cell % COLS < self.locked[cell // COLS]
+        cols = self.variant.cols
+        return cell % cols < self.prefix[cell // cols]
 
     def fits(self, card: int, cell: int) -> bool:
         """Whether the empty ``cell`` accepts ``card`` (the card's own lock is checked elsewhere)."""
-        col = cell % COLS
+        v = self.variant
+        cols = v.cols
+        col = cell % cols
         if col == 0:
-            return card % 13 == ACE
-        left = self.cells[cell - 1]
-        if left != EMPTY and left % 13 != KING and card == left + 1:
+            return card % 13 == v.base
+        if v.suit_next:  # fits_left_neighbour's commonest case, inline
+            left = self.cells[cell - 1]
+            if left != EMPTY and left % 13 != KING and (card - left) % 52 == 1:
+                return True
+        elif self.fits_left_neighbour(card, cell):
             return True
-        if self.variant.left_rule and col < COLS - 1:
+        if v.left_rule and col < cols - 1:
             right = self.cells[cell + 1]
-            if right != EMPTY and right % 13 != ACE and card == right - 1:
+            # (x - y) % 52 == 1: x is y's successor in suit, whichever deck either comes from
+            if right != EMPTY and right % 13 != ACE and (right - card) % 52 == 1:
                 return True
         return False
 
+    def fits_left_neighbour(self, card: int, cell: int) -> bool:
+        """Whether ``card`` fits the empty ``cell`` (not in column 0) by its left neighbour and the build rule."""
+        left = self.cells[cell - 1]
+        if left == EMPTY or left % 13 == KING:
+            return False
+        build = self.variant.build
+        if build is SUIT_NEXT:
+            return (card - left) % 52 == 1
+        if build is ANY_SUIT_NEXT:
+            return card % 13 == left % 13 + 1
+        return card % 52 // 13 == left % 52 // 13 and card % 13 > left % 13  # SUIT_HIGHER
+
     def _candidates(self, cell: int) -> list[int]:
-        """Unlocked cards that fit the empty ``cell``, lowest card first."""
-        col = cell % COLS
-        found = []
+        """Movable cards that fit the empty ``cell``, lowest card first."""
+        v = self.variant
+        cols = v.cols
+        col = cell % cols
+        where = self.where
         if col == 0:
-            for ace in (0, 13, 26, 39):
-                if self.where[ace] % COLS != 0:  # an ace in column 0 is locked
-                    found.append(ace)
-            return found
+            if v.locking:  # a base card in column 0 is locked
+                return [card for card in v.base_cards if where[card] % cols != 0]
+            return list(v.base_cards)
+        found = []
         left = self.cells[cell - 1]
         if left != EMPTY and left % 13 != KING:
-            found.append(left + 1)  # never locked: its lower neighbour would be too
-        if self.variant.left_rule and col < COLS - 1:
+            build = v.build
+            if build is SUIT_NEXT:
+                found.extend(v.twins[left + 1])
+            elif build is ANY_SUIT_NEXT:
+                found.extend(v.of_rank[left % 13 + 1])
+            else:
+                found.extend(c for r in range(left % 13 + 1, 13) for c in v.twins[left - left % 13 + r])
+            if v.locking and len(found) > 1:
+                found = [c for c in found if not self.is_locked(c)]
+        if v.left_rule and col < cols - 1:
             right = self.cells[cell + 1]
-            if right != EMPTY and right % 13 != ACE and not self.is_locked(right - 1):
-                if right - 1 not in found:
-                    found.append(right - 1)
-                    found.sort()
+            if right != EMPTY and right % 13 > v.base:
+                found.extend(c for c in v.twins[right - 1] if c not in found and not self.is_locked(c))
+        if len(found) > 1:
+            found.sort()
         return found
 
     def has_card_move(self) -> bool:
-        """Whether any card move exists: _candidates' rules, stopping at the first (run after every action)."""
-        cells, where, locked = self.cells, self.where, self.locked
-        left_rule = self.variant.left_rule
+        """Whether any card move exists: _candidates' rules, stopping at the first (run after every action).
+
+        A left neighbour that is neither empty nor a king always has a movable card that fits
+        beside it (never locked: its own lower neighbour would be too); without locks, any
+        card that fits is movable.
+        """
+        v = self.variant
+        cols = v.cols
+        cells = self.cells
         for gap in self.gaps:
-            col = gap % COLS
+            col = gap % cols
             if col == 0:
-                if where[0] % COLS or where[13] % COLS or where[26] % COLS or where[39] % COLS:
+                if not v.locking:
                     return True
+                where = self.where
+                for card in v.base_cards:
+                    if where[card] % cols:
+                        return True
                 continue
             left = cells[gap - 1]
             if left != EMPTY and left % 13 != KING:
                 return True
-            if left_rule and col < COLS - 1:
+            if v.left_rule and col < cols - 1:
                 right = cells[gap + 1]
-                if right != EMPTY and right % 13 != ACE:
-                    cell = where[right - 1]
-                    if cell % COLS >= locked[cell // COLS]:
+                if right != EMPTY and right % 13 > v.base:
+                    if not v.locking:
                         return True
+                    where, prefix = self.where, self.prefix
+                    for card in v.twins[right - 1]:
+                        cell = where[card]
+                        if cell % cols >= prefix[cell // cols]:
+                            return True
         return False
 
     def card_moves(self) -> list[int]:
         """Card moves, by target cell in row-major order, then by card."""
-        return [move_action(card, gap) for gap in self.gaps for card in self._candidates(gap)]
+        move = self.variant.move
+        return [move(card, gap) for gap in self.gaps for card in self._candidates(gap)]
 
     def can_redeal(self) -> bool:
         left = self.redeals_left
@@ -183,102 +295,159 @@ class GridState(State):
         return actions
 
     def update_status(self) -> None:
-        if sum(self.locked) == 52:
+        v = self.variant
+        if sum(self.prefix) == v.finished:
             self.status = WON
-        elif self.can_redeal() or self.has_card_move():
+            return
+        total = v.redeals
+        # can_redeal(), inline (this runs after every action)
+        if ((total is None or total > self.redeals_used) and self.status != WON) or self.has_card_move():
             self.status = PLAYING
         else:
             self.status = LOST
 
     def apply(self, action: int) -> None:
+        v = self.variant
         if action == REDEAL:
             self._redeal()
-        elif FIRST_MOVE <= action < self.variant.action_count:
-            card, cell = divmod(action - FIRST_MOVE, CELLS)
+        elif FIRST_MOVE <= action < v.action_count:
+            card, cell = divmod(action - FIRST_MOVE, v.cells)
             self._move(card, cell)
         else:
-            raise IllegalAction(f"not a {self.variant.id} action: {action}")
+            raise IllegalAction(f"not a {v.id} action: {action}")
         self.update_status()
 
     def _move(self, card: int, cell: int) -> None:
+        v = self.variant
         cells = self.cells
-        if cells[cell] != EMPTY:
-            raise IllegalAction(f"{cell_name(cell)} is not empty")
         source = self.where[card]
-        if source % COLS < self.locked[source // COLS]:
-            raise IllegalAction(f"{code(card)} is locked")
-        if not self.fits(card, cell):
-            raise IllegalAction(f"{code(card)} does not fit {cell_name(cell)}")
+        if source < 0:  # OUT
+            raise IllegalAction(f"{v.card_text(card)} is not in this game")
+        if cells[cell] != EMPTY:
+            raise IllegalAction(f"{v.board.cell_name(cell)} is not empty")
+        cols = v.cols
+        prefix = self.prefix
+        row = source // cols
+        col = source - row * cols
+        cut = col < prefix[row]
+        if cut and v.locking:
+            raise IllegalAction(f"{v.card_text(card)} is locked")
+        # fits(), with its commonest case first and inline (this runs on every move):
+        # the same suit one rank higher than the left neighbour
+        left = cells[cell - 1]
+        if not (v.suit_next and cell % cols and left != EMPTY and left % 13 != KING and (card - left) % 52 == 1) \
+                and not self.fits(card, cell):
+            raise IllegalAction(f"{v.card_text(card)} does not fit {v.board.cell_name(cell)}")
         cells[cell] = card
         cells[source] = EMPTY
         self.where[card] = cell
         gaps = self.gaps
-        gaps.remove(cell)
-        gaps.append(source)
+        gaps[gaps.index(cell)] = source
         gaps.sort()
-        row = cell // COLS
-        start = self.locked[row]
-        if cell % COLS == start:
-            self._extend_lock(row, start)
+        if cut:  # without locks: the card leaves its row's prefix, cut short there
+            self.score -= v.card_points * (prefix[row] - col)
+            prefix[row] = col
+        row = cell // cols
+        start = prefix[row]
+        if cell - row * cols == start:
+            self._extend_prefix(row, start)
 
-    def _extend_lock(self, row: int, length: int) -> None:
+    def _extend_prefix(self, row: int, length: int) -> None:
+        """Lengthen the row's prefix from ``length`` as far as the cards allow, and score it."""
         cells = self.cells
-        base = row * COLS
+        v = self.variant
+        cols = v.cols
+        start = row * cols
         if length == 0:
-            length = 1  # only aces ever stand in column 0
-        while length < COLS:
-            card = cells[base + length]
-            prev = cells[base + length - 1]
-            if card == EMPTY or card != prev + 1 or prev % 13 == KING:
+            first = cells[start]
+            if first == EMPTY or first % 13 != v.base:
+                return
+            length = 1
+        while length < cols:
+            card = cells[start + length]
+            prev = cells[start + length - 1]
+            if card == EMPTY or prev % 13 == KING or (card - prev) % 52 != 1:
                 break
             length += 1
-        newly = length - self.locked[row]
-        self.locked[row] = length
-        self.score += self.variant.lock_points(newly)
+        newly = length - self.prefix[row]
+        self.prefix[row] = length
+        self.score += v.lock_points(newly)
 
     def _redeal(self) -> None:
         if self.status == WON:
             raise IllegalAction("the game is won")
         if not self.can_redeal():
             raise IllegalAction("no redeals left")
+        v = self.variant
         cells = self.cells
-        unlocked, gaps, targets = _redeal_plan(tuple(self.locked), self.variant.shuffled)
-        loose = [cells[cell] for cell in unlocked if cells[cell] != EMPTY]
-        for cell in unlocked:
+        key = tuple(self.prefix)
+        plan = v.plans.get(key)
+        if plan is None:
+            if len(v.plans) >= 4096:
+                v.plans.clear()
+            plan = v.plans[key] = _redeal_plan(v.board.rows, v.cols, key, not v.shuffled)
+        targets, gaps, laying = plan
+        loose = [cells[cell] for cell in targets if cells[cell] != EMPTY]
+        for cell in targets:
             cells[cell] = EMPTY
-        if self.variant.shuffled:
-            # PySolFC's Montana redeal: shuffle, then deal from the end, row by row
-            self.rng.shuffle(loose)
-            self.rng_state = self.rng.getstate()
+        spaces = gaps
+        if v.shuffled:
+            # the redeal of the rules: shuffle with the deal's generator, choose the spaces, then
+            # deal from the end of the list into the other targets in order
+            rng = self.rng
+            rng.shuffle(loose)
+            if v.spaces is not gap_spaces:
+                spaces = v.spaces(targets, gaps, len(targets) - len(loose), rng, v.board)
+                laying = [cell for cell in targets if cell not in spaces]
+            self.rng_state = rng.getstate()
             loose.reverse()
         where = self.where
-        for cell, card in zip(targets, loose, strict=True):
+        for cell, card in zip(laying, loose, strict=True):
             cells[cell] = card
             where[card] = cell
-        self.gaps = list(gaps)
+        self.gaps = sorted(spaces)
         self.redeals_used += 1
+        if spaces is not gaps:  # a card laid into a row's gap may continue its prefix
+            for row, length in enumerate(self.prefix):
+                self._extend_prefix(row, length)
 
     # --- hint ---------------------------------------------------------------------
     def _ranked_move(self) -> tuple[int | None, int]:
         """The most promising card move and its rank (lower is better).
 
-        A move that locks cards comes first; a move by the left rule alone (which can
-        undo an earlier move and so go round in circles) and a move that leaves a hole
-        behind a king come last.
+        A move into a row's first cell after its prefix comes first (one that lengthens the
+        prefix, in the games without locks, where any other card there blocks the row; in
+        Коврик any, as its recorded games have it); a move by the left rule alone (which can
+        undo an earlier move and so go round in circles) and a move that leaves a hole behind
+        a king come last, and last of all one that takes a card out of a prefix (possible only
+        where nothing locks).
         """
+        v = self.variant
         best, best_rank = None, 99
-        cells = self.cells
+        cells, where, prefix = self.cells, self.where, self.prefix
+        cols, n = v.cols, v.cells
         for action in self.card_moves():
-            card, cell = divmod(action - FIRST_MOVE, CELLS)
-            source = self.where[card]
+            card, cell = divmod(action - FIRST_MOVE, n)
+            source = where[card]
+            row, col = divmod(cell, cols)
+            by_left = col == 0 or self.fits_left_neighbour(card, cell)
             rank = 0
-            if cell % COLS == self.locked[cell // COLS]:
-                rank -= 4
-            left = cells[cell - 1] if cell % COLS else EMPTY
-            if cell % COLS and not (left != EMPTY and left + 1 == card and left % 13 != KING):
+            if col == prefix[row]:
+                if v.locking or (by_left and (col == 0 or (card - cells[cell - 1]) % 52 == 1)):
+                    rank -= 4  # it lengthens the run (in Коврик any move there ranks so, as its games have it)
+                else:
+                    rank += 3  # it blocks the cell after a run with a card that does not continue it
+            if not by_left:
                 rank += 2  # the left rule alone allows it
-            if source % COLS and cells[source - 1] != EMPTY and cells[source - 1] % 13 == KING:
+            if source % cols and cells[source - 1] != EMPTY and cells[source - 1] % 13 == KING:
                 rank += 1
+            if source % cols < prefix[source // cols]:
+                rank += 8
+            if not v.locking:  # where cards may stand beside others than their predecessor in suit
+                if col and (card - cells[cell - 1]) % 52 == 1:
+                    rank -= 1  # it follows its predecessor in suit
+                if source % cols and (card - cells[source - 1]) % 52 == 1 and cells[source - 1] != EMPTY:
+                    rank += 2  # it leaves its predecessor in suit
             if rank < best_rank:
                 best, best_rank = action, rank
         return best, best_rank
@@ -299,20 +468,21 @@ class GridState(State):
 
     # --- saving ---------------------------------------------------------------------
     def snapshot(self) -> tuple:
-        return (tuple(self.cells), tuple(self.locked), self.score, self.redeals_used, self.status, self.rng_state)
+        return (tuple(self.cells), tuple(self.prefix), self.score, self.redeals_used, self.status, self.rng_state)
 
     def restore(self, snap: tuple) -> None:
-        cells, locked, self.score, self.redeals_used, self.status, rng_state = snap
+        cells, prefix, self.score, self.redeals_used, self.status, rng_state = snap
         self.cells = list(cells)
-        self.locked = list(locked)
+        self.prefix = list(prefix)
         if rng_state is not self.rng_state:
             self.rng.setstate(rng_state)
             self.rng_state = rng_state
         self._index()
 
     def layout(self) -> dict:
-        return {"grid": [[None if c == EMPTY else code(c) for c in self.cells[r * COLS:(r + 1) * COLS]]
-                         for r in range(ROWS)]}
+        cols = self.variant.cols
+        return {"grid": [[None if c == EMPTY else code(c) for c in self.cells[r * cols:(r + 1) * cols]]
+                         for r in range(self.variant.board.rows)]}
 
     def position_bytes(self) -> bytes:
         return bytes(c + 1 for c in self.cells)
@@ -320,38 +490,58 @@ class GridState(State):
     def all_cards(self) -> list[int]:
         return [c for c in self.cells if c != EMPTY]
 
+    def update_won(self) -> None:
+        self.status = WON if sum(self.prefix) == self.variant.finished else PLAYING
+
     # --- what a solver may use (core/game.py, "What a solver may use") ------------------
     def search_key(self) -> bytes | tuple:
-        # The cells decide the locks and what moves; the redeals used and (for the shuffle
-        # games) the generator decide what redeals can still do.  The score is not part of
-        # the future (a win's score is counted along the line).
-        key = bytes(c + 1 for c in self.cells) + bytes((self.redeals_used,))
+        # The cells decide the prefixes and what moves, and only faces matter to the rules
+        # (a two-deck board's copies are alike); the redeals used and, where redeals shuffle,
+        # the generator decide what redeals can still do.  The score is not part of the
+        # future (a win's score is counted along the line).
+        key = bytes(map(_FACE_PLUS_ONE.__getitem__, self.cells)) + bytes((self.redeals_used,))
         return (key, self.rng_state) if self.variant.shuffled else key
 
     def search_actions(self) -> list[int]:
         """Card moves, most promising first, then the redeal.
 
-        First a move that locks cards, then a move that puts a card right of the card one
-        lower, then one by the left rule alone; a move that leaves its cell behind a king
-        or a gap (where nothing can follow it) comes after the others of its kind.
+        First a move that lengthens a row's prefix; then the others, a move that blocks the
+        cell after a prefix with a card that does not continue it last of all, and among
+        the rest a move by the left rule alone after one by the left neighbour, a move that
+        leaves behind a cell nothing can fill (right of a king or a gap) after one that does
+        not, and where nothing locks, a move that takes a card from its predecessor in suit or
+        out of a prefix after one that puts it beside its predecessor.
         """
         if self.status != PLAYING:
             return []
-        cells, where, locked = self.cells, self.where, self.locked
+        v = self.variant
+        cells, where, prefix = self.cells, self.where, self.prefix
+        cols, n, base, locking = v.cols, v.cells, v.base, v.locking
         ranked = []
         for action in self.card_moves():
-            card, cell = divmod(action - FIRST_MOVE, CELLS)
-            col = cell % COLS
+            card, cell = divmod(action - FIRST_MOVE, n)
+            row, col = divmod(cell, cols)
+            left = cells[cell - 1] if col else EMPTY
+            follows = (card % 13 == base) if col == 0 else (left != EMPTY and (card - left) % 52 == 1
+                                                              and left % 13 != KING)
             rank = 0
-            if col == locked[cell // COLS]:
-                rank -= 8  # locks at least one card
-            elif col and not (cells[cell - 1] == card - 1 and card % 13 != ACE):
+            if col == prefix[row]:
+                rank += -16 if follows else 12  # lengthens the prefix / blocks it
+            elif col and not self.fits_left_neighbour(card, cell):
                 rank += 4  # the left rule alone
             source = where[card]
-            if source % COLS:
-                left = cells[source - 1]
-                if left == EMPTY or left % 13 == KING:
+            scol = source % cols
+            if scol:
+                behind = cells[source - 1]
+                if behind == EMPTY or behind % 13 == KING:
                     rank += 1  # the cell left behind is dead
+                elif not locking and (card - behind) % 52 == 1:
+                    rank += 2  # it leaves its predecessor in suit
+            if not locking:
+                if scol < prefix[source // cols]:
+                    rank += 8  # it takes a card out of a prefix
+                if follows:
+                    rank -= 1
             ranked.append((rank, action))
         ranked.sort()
         actions = [action for _rank, action in ranked]
@@ -360,62 +550,103 @@ class GridState(State):
         return actions
 
     def progress(self) -> int:
-        return sum(self.locked)
+        return sum(self.prefix)
 
     def win_score_bound(self, moves: int) -> int:
-        """kovrik, kovrik-hard: every card locked (15 each) and the bonus of the fewest moves
-        a win could still take (each loose card not yet where it ends must move at least
-        once); shuffle games: +10 for each loose card at most."""
-        loose = 52 - sum(self.locked)
-        if self.variant.shuffled:
-            return self.score + 10 * loose
-        cells, locked = self.cells, self.locked
-        misplaced = 0
-        for row in range(ROWS):
-            for col in range(locked[row], COLS):
-                card = cells[row * COLS + col]
-                if card != EMPTY and card % 13 != col:
-                    misplaced += 1
-        return 15 * 52 + self.variant.win_bonus(moves + misplaced)
+        """The score of a win at most: every card of the prefixes counted, a point per move
+        for each card still to join one (at most one move per card), and the move bonus of
+        the fewest moves a win could still take (each card outside the prefixes and away
+        from its column must move at least once)."""
+        v = self.variant
+        joined = sum(self.prefix)
+        to_join = v.finished - joined
+        bound = self.score + v.card_points * to_join + v.move_points * to_join
+        if v.bonus_factor:
+            cells, prefix, cols, base = self.cells, self.prefix, v.cols, v.base
+            away = 0
+            for row in range(v.board.rows):
+                start = row * cols
+                for col in range(prefix[row], cols):
+                    card = cells[start + col]
+                    if card != EMPTY and card % 13 - base != col:
+                        away += 1
+            bound += v.win_bonus(moves + away)
+        return bound
 
 
 class GridVariant(Variant):
+    """One grid game: its board and the rules that differ between the games (see the module)."""
+
     family = "grid"
-    action_count = FIRST_MOVE + 52 * CELLS
     words = {"redeal": REDEAL}
 
-    def __init__(self, id: str, *, source: str, summary: str, rules: str, left_rule: bool,
-                 shuffled: bool, redeals: int | None, bonus_factor: int) -> None:
+    def __init__(self, id: str, *, source: str, summary: str, rules, board: Board = Board(),
+                 build: str = SUIT_NEXT, left_rule: bool = False, locking: bool = False,
+                 shuffled: bool = True, spaces: Callable = gap_spaces, redeals: int | None = 0,
+                 card_points: int = 0, move_points: int = 0, bonus_factor: int = 0,
+                 hints_and_undos_count: bool = False, undo_refunds_redeal: bool = True) -> None:
         super().__init__(id, source=source, summary=summary, rules=rules)
+        self.board = board
+        self.build = build
+        self.suit_next = build is SUIT_NEXT
         self.left_rule = left_rule
+        self.locking = locking
         self.shuffled = shuffled
+        self.spaces = spaces
+        self.plans: dict[tuple[int, ...], tuple] = {}  # prefix lengths -> _redeal_plan (a cache)
         self.redeals = redeals
+        self.card_points = card_points  # per card joining a prefix (taken back when it leaves)
+        self.move_points = move_points  # per move that lengthens a prefix
         self.bonus_factor = bonus_factor
-        # 001 counts hints and undos as moves; 004 does not (RULES.md, grid family)
-        self.hint_counts = self.undo_counts = not shuffled
-        self.undo_refunds_redeal = False
+        self.hint_counts = self.undo_counts = hints_and_undos_count
+        self.undo_refunds_redeal = undo_refunds_redeal
+        # the board's figures, where the hot paths read them
+        self.cols = board.cols
+        self.cells = board.cells
+        self.base = board.base
+        self.finished = board.rows * board.row_length
+        self.action_count = FIRST_MOVE + board.card_count * board.cells
+        self.card_count = cards = board.card_count
+        self.twins = tuple(tuple(card % 52 + 52 * d for d in range(board.decks)) for card in range(cards))
+        self.of_rank = tuple(tuple(c for c in range(cards) if c % 13 == r) for r in range(13))
+        self.cards_in_play = tuple(sorted(c for c in board.deal(list(range(cards)), board) if c != EMPTY))
+        self.base_cards = tuple(c for c in self.of_rank[board.base] if c in self.cards_in_play)
         # the outcome of a seeded shuffle to come is fixed by the deal: a solver sees it
-        self.hidden_information = shuffled
+        self.hidden_information = shuffled and redeals != 0
 
     def new_state(self, deal: Deal) -> GridState:
         return GridState(self, deal)
 
+    def move(self, card: int, cell: int) -> int:
+        return FIRST_MOVE + card * self.cells + cell
+
     def lock_points(self, newly_locked: int) -> int:
-        if self.shuffled:
-            return 10 if newly_locked else 0
-        return 15 * newly_locked
+        """Points for cards joining a row's prefix in one action."""
+        if not newly_locked:
+            return 0
+        return self.card_points * newly_locked + self.move_points
 
     def win_bonus(self, moves: int) -> int:
-        if self.shuffled:
+        if not self.bonus_factor:
             return 0
         bonus = sum(5 if k < 100 else 3 if k < 200 else 1 for k in range(moves, 300))
         return bonus * self.bonus_factor
 
+    def card_text(self, card: int) -> str:
+        """A card's code; a second deck's card is marked with ' (two-deck boards only)."""
+        return code(card) + ("'" if card >= 52 else "")
+
+    def parse_card(self, text: str) -> int:
+        t = text.strip()
+        if self.board.decks > 1 and t.endswith("'"):
+            return parse_face(t[:-1]) + 52
+        return parse_face(t)
+
     def action_text(self, action: int) -> str:
         if action == REDEAL:
             return "redeal"
-        card, cell = divmod(action - FIRST_MOVE, CELLS)
-        return f"{code(card)}>{cell_name(cell)}"
+        card, cell = divmod(action - FIRST_MOVE, self.cells)
+        return f"{self.card_text(card)}>{self.board.cell_name(cell)}"
 
     def parse_canonical(self, text: str) -> int:
         return super().parse_canonical(text.replace("-", ">"))
@@ -424,15 +655,17 @@ class GridVariant(Variant):
         separator = ">" if ">" in text else "-" if "-" in text else None
         if separator:  # "7H>b5"; "7H-b5" too, which needs no quoting in a shell
             card_text, _, cell_text = text.partition(separator)
-            return move_action(parse_face(card_text), parse_cell(cell_text))
-        card = parse_face(text)  # the click: first fitting empty cell, row-major
+            return self.move(self.parse_card(card_text), self.board.parse_cell(cell_text))
+        card = self.parse_card(text)  # the click: first fitting empty cell, row-major
         assert isinstance(state, GridState)
+        if state.where[card] == OUT:
+            raise IllegalAction(f"{self.card_text(card)} is not in this game")
         if state.is_locked(card):
-            raise IllegalAction(f"{code(card)} is locked")
+            raise IllegalAction(f"{self.card_text(card)} is locked")
         for gap in state.gaps:
             if state.fits(card, gap):
-                return move_action(card, gap)
-        raise IllegalAction(f"{code(card)} fits no empty cell")
+                return self.move(card, gap)
+        raise IllegalAction(f"{self.card_text(card)} fits no empty cell")
 
 
 _GRID_COMMON = """\
@@ -497,35 +730,38 @@ Restart plays the same deal again from the start: layout, score, counters, redea
 """
 
 
-def _grid_rules(left_rule: bool, shuffled: bool, redeals: int | None, double: bool) -> str:
+def _kovrik_rules(v: GridVariant) -> str:
+    """The rules text of a kovrik game, built from its settings when first asked for."""
     left = (" In this game it also takes the card of the same suit one rank lower than its"
             " right neighbour (the left rule); one fitting neighbour is enough. Rows never"
-            " wrap: column 13 has no right neighbour.") if left_rule else ""
+            " wrap: column 13 has no right neighbour.") if v.left_rule else ""
     click = ("the card goes to its only fitting cell (an ace to the topmost empty cell of column 0)."
-             if shuffled else
+             if v.shuffled else
              "the card goes to the first fitting empty cell in row-major order.")
     text = _GRID_COMMON.format(left_rule=left, click=click) + "\n"
-    if shuffled:
-        count = "unlimited" if redeals is None else f"{redeals} per attempt"
+    if v.shuffled:
+        count = "unlimited" if v.redeals is None else f"{v.redeals} per attempt"
         text += _SHUFFLE_REDEAL.format(redeals=count)
     else:
-        text += _FIXED_REDEAL.format(redeals=redeals,
-                                     double="; this game doubles the bonus (decision)" if double else "")
-    text += "\n" + _GRID_END.format(hint_cost=" and is not counted" if not shuffled else "")
+        text += _FIXED_REDEAL.format(redeals=v.redeals,
+                                     double="; this game doubles the bonus (decision)" if v.bonus_factor == 2 else "")
+    text += "\n" + _GRID_END.format(hint_cost=" and is not counted" if not v.shuffled else "")
     return text
 
 
+# Коврик (docs/rules.md, "Grid family"): locked prefixes; 001 counts hints and undos as moves, 004 does
+# not; no game of the family gives back a redeal on undo
+_KOVRIK = dict(board=Board(), locking=True, undo_refunds_redeal=False, rules=_kovrik_rules)
+
 VARIANTS = (
-    GridVariant("kovrik", source="001", left_rule=True, shuffled=False, redeals=3, bonus_factor=1,
-                summary="4x14, aces to column 0, build right of one lower or left of one higher, 3 fixed-order redeals",
-                rules=_grid_rules(True, False, 3, False)),
-    GridVariant("kovrik-hard", source="001", left_rule=False, shuffled=False, redeals=3, bonus_factor=2,
-                summary="as kovrik but right-of-one-lower only, move bonus doubled",
-                rules=_grid_rules(False, False, 3, True)),
-    GridVariant("kovrik-shuffle", source="004 easy", left_rule=False, shuffled=True, redeals=None, bonus_factor=0,
-                summary="right-of-one-lower only, unlimited seeded shuffles, +10 per prefix-lengthening move",
-                rules=_grid_rules(False, True, None, False)),
-    GridVariant("kovrik-shuffle-2", source="004 hard", left_rule=False, shuffled=True, redeals=2, bonus_factor=0,
-                summary="as kovrik-shuffle with 2 shuffles",
-                rules=_grid_rules(False, True, 2, False)),
+    GridVariant("kovrik", source="001", left_rule=True, shuffled=False, redeals=3, card_points=15, bonus_factor=1,
+                hints_and_undos_count=True, **_KOVRIK,
+                summary="4x14, aces to column 0, build right of one lower or left of one higher, 3 fixed-order redeals"),
+    GridVariant("kovrik-hard", source="001", shuffled=False, redeals=3, card_points=15, bonus_factor=2,
+                hints_and_undos_count=True, **_KOVRIK,
+                summary="as kovrik but right-of-one-lower only, move bonus doubled"),
+    GridVariant("kovrik-shuffle", source="004 easy", redeals=None, move_points=10, **_KOVRIK,
+                summary="right-of-one-lower only, unlimited seeded shuffles, +10 per prefix-lengthening move"),
+    GridVariant("kovrik-shuffle-2", source="004 hard", redeals=2, move_points=10, **_KOVRIK,
+                summary="as kovrik-shuffle with 2 shuffles"),
 )

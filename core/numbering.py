@@ -1,6 +1,6 @@
 """PySol deal numbering: deal-number text -> generator -> order of the cards.
 
-The same number gives the same cards as PySolFC (RULES.md, "PySol numbering").
+The same number gives the same cards as PySolFC (docs/rules.md: each game's deal).
 Both generators keep their whole state in plain values so that a game state
 can save and restore it (undo) and a log can be replayed on any machine.
 """
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
 
 from .errors import BadDealNumber
 
@@ -20,12 +19,37 @@ MT_LIMIT = 10**20  # plain N from 32000 up to this uses the Mersenne Twister
 _DEAL_RE = re.compile(r"#?(ms)?([0-9]+)")
 
 
-@dataclass(frozen=True, slots=True)
 class Deal:
-    """A parsed deal number.  ``text`` is canonical: ``ms1`` for 1, ``123456`` for MT."""
+    """A parsed deal number.  ``text`` is canonical: ``ms1`` for 1, ``123456`` for MT.
 
+    An immutable value (written out rather than a frozen dataclass: every command
+    imports this module, and a dataclass is built at import).
+    """
+
+    __slots__ = ("number", "microsoft")
     number: int
     microsoft: bool
+
+    def __init__(self, number: int, microsoft: bool) -> None:
+        object.__setattr__(self, "number", number)
+        object.__setattr__(self, "microsoft", microsoft)
+
+    def __setattr__(self, name, value) -> None:
+        raise AttributeError(f"a Deal cannot be changed ({name})")
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Deal):
+            return NotImplemented
+        return self.number == other.number and self.microsoft == other.microsoft
+
+    def __hash__(self) -> int:
+        return hash((self.number, self.microsoft))
+
+    def __reduce__(self):  # copy, deepcopy and pickle (a survey's worker processes) rebuild it
+        return (Deal, (self.number, self.microsoft))
+
+    def __repr__(self) -> str:
+        return f"Deal(number={self.number!r}, microsoft={self.microsoft!r})"
 
     @property
     def text(self) -> str:
@@ -93,10 +117,20 @@ class MicrosoftRandom:
         return a + self.draw() % (b - a + 1)
 
     def shuffle(self, items: list) -> None:
-        draw = self.draw
+        # draw(), written out: every deal of every log replayed runs this loop
+        x, high = self.x, self.high
+        mask = MS_LIMIT - 1
         for n in range(len(items) - 1, 0, -1):
-            j = draw() % (n + 1)
+            x = (x * 214013 + 2531011) & mask
+            if high == 2:
+                r = ((x >> 16) & 0xFFFF) + 1
+            else:
+                r = (x >> 16) & 0x7FFF
+                if high:
+                    r |= 0x8000
+            j = r % (n + 1)
             items[n], items[j] = items[j], items[n]
+        self.x = x
 
     def getstate(self) -> tuple:
         return (self.x, self.high)
@@ -151,7 +185,11 @@ def shuffle(items: list, rng: "MicrosoftRandom | TwisterRandom") -> None:
 
 def microsoft_reorder(ids: list[int]) -> list[int]:
     """Rank-major order with suits ♣ ♦ ♥ ♠, as PySol does before an ms shuffle of 52 cards."""
-    return [ids[r + s * 13] for r in range(13) for s in (0, 3, 2, 1)]
+    return [ids[i] for i in _MS_ORDER]
+
+
+#: microsoft_reorder's positions, worked out once (every replay deals)
+_MS_ORDER = tuple(r + s * 13 for r in range(13) for s in (0, 3, 2, 1))
 
 
 def dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRandom | TwisterRandom"]:
@@ -161,9 +199,10 @@ def dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRan
     list reversed so callers can simply read from the front.
     """
     rng = deal.generator()
-    ids = list(range(card_count))
     if deal.microsoft and card_count == 52:
-        ids = microsoft_reorder(ids)
+        ids = list(_MS_ORDER)  # microsoft_reorder(list(range(52)))
+    else:
+        ids = list(range(card_count))
     shuffle(ids, rng)
     ids.reverse()
     return ids, rng

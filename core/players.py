@@ -1,185 +1,133 @@
-"""The built-in simple players (``carpet autoplay``, and ``@auto`` in the fixture recipes).
+"""The players a survey can put on a deal: a small registry, name -> how to play one deal.
 
-These are the players the project had before the solver, kept exactly as they were so
-that recorded fixtures stay byte for byte what they are; ``carpet hint`` no longer
-uses them (see :mod:`carpet.core.solver`).
+Each player takes a fresh :class:`Session` and a budget (the solver's nodes per deal; None
+for players that have none), plays or searches, and says how the deal came out:
 
-- carpet family: a card to a foundation when one fits (the first cell row-major, then the
-  waste top), else the waste top into the first gap, else turn the stock;
-- quilt family: a short look-ahead (:func:`best_action`): every legal action gets an equal
-  share of a small budget for a depth-first search from where it leads; the one whose
-  search wins, or else reaches the highest score, is played;
-- grid family: the state's own ``auto_action`` (a ranked card move, or a redeal).
+- ``simple``: the built-in simple player (``State.auto_action``, :func:`.autoplay.play_out`);
+- ``hint``: follows :meth:`Session.hint` until the game ends or the hint names nothing;
+- ``solve``: the solver (:func:`carpet.core.solver.solve`) with a node budget.
 
-Each depends on the position alone, uses no clock and no randomness.
+A player's loss is not a proof: ``simple`` and ``hint`` end ``won`` or ``lost``; only the
+solver proves a deal ``unwinnable``, and says ``unknown`` when its budget ran out first.
+
+A player is found by name in :data:`PLAYERS` and its function by import path, so that a
+worker process (or a Dask worker on another machine) finds the same function from the name
+alone; a test can add a player of its own.  No clock here: the runner times each deal.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Callable, NamedTuple
 
-from .game import LOST, PLAYING, WON, State
+from .errors import CarpetError
+from .game import FIRST_ACTION, PLAYING, WON
+from .session import Session
 
-#: the look-ahead budget of one quilt move
-LOOKAHEAD_NODES = 600
+#: the most actions the simple and hint players take on one deal
+ACTION_CAP = 5000
 
-
-def simple_action(state: State) -> int | None:
-    """The simple player's action here, or None when it has none (the game is over)."""
-    player = _PLAYERS.get(state.variant.family)
-    if player is None:
-        return state.auto_action()  # type: ignore[attr-defined]
-    return player(state)
-
-
-def carpet_action(state) -> int | None:
-    """A card to a foundation when one fits, else the waste top into a gap, else turn
-    the stock (only what the variant allows).  A stock fill is never needed: turning
-    comes first, and with the stock empty there is nothing to fill from."""
-    from .carpet import CELL_TO_FOUNDATION, EMPTY, TURN, WASTE_FILL, WASTE_TO_FOUNDATION
-
-    if state.status != PLAYING:
-        return None
-    playable = state.playable_cells()
-    if playable:
-        return CELL_TO_FOUNDATION + playable[0]
-    if state.phase == 1:
-        return None
-    waste = state.waste
-    if waste and state.fits(waste[-1]):
-        return WASTE_TO_FOUNDATION
-    gap = state.cells.index(EMPTY) if EMPTY in state.cells else -1
-    if waste and gap >= 0 and state.variant.player_fills:
-        return WASTE_FILL + gap
-    if state.drawn < len(state.stock):
-        return TURN
-    return None
+#: how a deal ends, for a survey
+RESULTS = ("won", "lost", "unwinnable", "unknown")
 
 
-# --- the quilt family's look-ahead -------------------------------------------------------------
+class Played(NamedTuple):
+    """How one deal came out under one player."""
 
-@dataclass
-class SearchResult:
-    #: whether ``actions`` wins the game
-    won: bool
-    #: the winning line, or else the line to the highest score seen (empty: nothing better)
-    actions: list[int] = field(default_factory=list)
-    #: the score at the end of ``actions``
-    best_score: int = 0
-    #: actions applied during the search
-    nodes: int = 0
-
-
-def _key(state: State) -> bytes:
-    return hashlib.blake2b(state.position_bytes(), digest_size=12).digest()
+    #: "won", "lost" (the player failed: no proof), "unwinnable" (proven), "unknown" (budget spent)
+    result: str
+    #: counted moves (the session's counter; the solver's for its line)
+    moves: int
+    score: int
+    #: actions the player applied (the length of the solver's line)
+    actions: int
+    #: search nodes spent (0 for players that do not search)
+    nodes: int
 
 
-def _ordered(state: State) -> list[int]:
-    actions = state.legal_actions()
-    rank = getattr(state, "action_rank", None)
-    if rank is not None and len(actions) > 1:
-        actions.sort(key=rank, reverse=True)  # stable: ties keep canonical order
-    return actions
+@dataclass(frozen=True)
+class Player:
+    name: str
+    #: "module:function" of a function (session, budget) -> Played
+    target: str
+    #: what the player does, for --help
+    summary: str
+    #: whether it takes a node budget (--nodes)
+    budget: bool = False
+    #: deals per chunk, by game family: about a tenth of a second to a second of work each,
+    #: so a chunk outweighs handing it to a process, yet an interruption loses little
+    chunk: dict[str, int] = field(default_factory=dict)
+    default_chunk: int = 1
+
+    def chunk_for(self, family: str) -> int:
+        return self.chunk.get(family, self.default_chunk)
+
+    def function(self) -> Callable[[Session, "int | None"], Played]:
+        module, _, name = self.target.partition(":")
+        return getattr(import_module(module), name)
 
 
-def _hopeless(state: State) -> bool:
-    if state.status == LOST:
-        return True
-    # the quilt's look-ahead has always used the waste test alone (the solver's dead_end knows more)
-    dead_end = getattr(state, "waste_blocked", None) or getattr(state, "dead_end", None)
-    return dead_end is not None and dead_end()
+class UnknownPlayer(CarpetError):
+    pass
 
 
-def depth_first(state: State, node_limit: int) -> SearchResult:
-    """Depth first, most promising action first, each position once; state unchanged."""
-    start = state.snapshot()
-    if state.status == WON:
-        return SearchResult(True, [], state.score, 0)
-    best_score, best_line = state.score, []
-    seen = {_key(state)}
-    nodes = 0
-    path: list[int] = []
-    # each frame: the snapshot of a position on the path and the actions still to try there
-    stack = [(start, iter(_ordered(state)))]
-    dead_end = getattr(state, "waste_blocked", None) or getattr(state, "dead_end", None)
-    at_top = True  # whether the state is the top frame's position
+def get_player(name: str) -> Player:
     try:
-        while stack:
-            snap, actions = stack[-1]
-            action = next(actions, None)
-            if action is None:
-                stack.pop()
-                if path:
-                    path.pop()
-                at_top = False
-                continue
-            if nodes >= node_limit:
-                break
-            if not at_top:
-                state.restore(snap)
-            state.apply(action)
-            nodes += 1
-            at_top = False
-            if state.status == WON:
-                path.append(action)
-                return SearchResult(True, path, state.score, nodes)
-            if state.score > best_score:
-                best_score, best_line = state.score, path + [action]
-            if state.status == LOST or (dead_end is not None and dead_end()):
-                continue
-            key = _key(state)
-            if key in seen:
-                continue
-            seen.add(key)
-            path.append(action)
-            stack.append((state.snapshot(), iter(_ordered(state))))
-            at_top = True
-        return SearchResult(False, best_line, best_score, nodes)
-    finally:
-        state.restore(start)
+        return PLAYERS[name.strip().lower()]
+    except KeyError:
+        raise UnknownPlayer(f"unknown player {name!r}; known: {', '.join(PLAYERS)}") from None
 
 
-def _look_ahead(state: State, node_limit: int) -> tuple[int | None, list[int] | None, int]:
-    """(the action to play, a winning line when one was seen, nodes used); state unchanged."""
-    actions = _ordered(state)
-    if len(actions) <= 1 or node_limit < len(actions):
-        return (actions[0] if actions else None), None, 0
-    share = node_limit // len(actions)  # one apply and a search of share - 1 for each
-    start = state.snapshot()
-    best, best_value = actions[0], None
-    nodes = 0
-    try:
-        for action in actions:
-            state.apply(action)
-            nodes += 1
-            if state.status == WON:
-                return action, [action], nodes
-            if _hopeless(state):
-                value = -1
-            else:
-                result = depth_first(state, share - 1)
-                nodes += result.nodes
-                if result.won:
-                    return action, [action] + result.actions, nodes
-                value = result.best_score
-            if best_value is None or value > best_value:
-                best, best_value = action, value
-            state.restore(start)
-        return best, None, nodes
-    finally:
-        state.restore(start)
+def _ended(session: Session, actions: int) -> Played:
+    result = "won" if session.status == WON else "lost"
+    return Played(result, session.moves, session.score, actions, 0)
 
 
-def best_action(state: State, node_limit: int = LOOKAHEAD_NODES) -> int | None:
-    """The legal action whose short look-ahead does best (for hints); the state is unchanged.
+def simple(session: Session, budget: int | None = None) -> Played:
+    """The built-in simple player, as ``carpet autoplay`` plays."""
+    from .autoplay import play_out
 
-    Each action, most promising first, gets an equal share of ``node_limit`` for a
-    depth-first search from the position it leads to.  An action whose search wins is
-    taken at once; otherwise the highest score reached decides, and between equals the
-    more promising action.  None when nothing is legal.
+    return _ended(session, play_out(session, ACTION_CAP))
+
+
+def hint(session: Session, budget: int | None = None) -> Played:
+    """Play what :meth:`Session.hint` names until the game ends, it names nothing, or
+    :data:`ACTION_CAP` actions.
+
+    A hint depends on the position alone, so a position coming back means the hint would
+    go round the same circle for ever: play stops there too (as :func:`.autoplay.play_out`).
     """
-    return _look_ahead(state, node_limit)[0]
+    taken = 0
+    state = session.state
+    seen = set()
+    while taken < ACTION_CAP and state.status == PLAYING:
+        key = (state.position_bytes(), state.redeals_used)
+        if key in seen:
+            break
+        seen.add(key)
+        action = session.hint()
+        if action is None or action < FIRST_ACTION:
+            break
+        session.act(action, 0)
+        taken += 1
+    return _ended(session, taken)
 
 
-_PLAYERS = {"carpet": carpet_action, "quilt": best_action}
+def solve(session: Session, budget: int | None = None) -> Played:
+    """The solver, within ``budget`` nodes (its default when None)."""
+    from .solver import DEFAULT_NODES, solve as solver
+
+    solution = solver(session, nodes=DEFAULT_NODES if budget is None else budget)
+    return Played(solution.result, solution.moves, solution.score, len(solution.line), solution.nodes)
+
+
+#: name -> player, in the order --help lists them
+PLAYERS: dict[str, Player] = {
+    "simple": Player("simple", f"{__name__}:simple", "the built-in simple player (autoplay)",
+                     chunk={"carpet": 400, "grid": 200, "quilt": 2}),
+    "hint": Player("hint", f"{__name__}:hint", "follows the hint until the game ends",
+                   # small: a hint may search (a solver-backed hint searches at every move)
+                   chunk={"carpet": 25, "grid": 10, "quilt": 1}),
+    "solve": Player("solve", f"{__name__}:solve", "the solver, --nodes per deal", budget=True),
+}

@@ -1,6 +1,6 @@
 """Crazy Quilt: the quilt family (Crazy Quilt, Indian Carpet, Persian Carpet), two decks.
 
-Rules as in RULES.md, "Quilt family".  The quilt's cells are numbered row-major,
+Rules as in docs/rules.md, "Quilt family".  The quilt's cells are numbered row-major,
 ``row * 8 + column`` (both from 0), and named ``a1``..``h8``.
 
 Actions name places, never cards (the two decks give every code twice): a move is
@@ -17,7 +17,6 @@ canonical order of :meth:`QuiltState.legal_actions`.
 
 from __future__ import annotations
 
-import textwrap
 
 from .cards import CODES, SUITS, code, parse_face
 from .errors import BadAction, IllegalAction
@@ -496,10 +495,13 @@ class QuiltState(State):
     def update_status(self) -> None:
         if self.on_found == DECK_CARDS:
             self.status = WON
-        elif self.has_action():
+        elif self.has_action():  # cheap where it can be: a stock to turn decides at once
             self.status = PLAYING
         else:
             self.status = LOST
+
+    def update_won(self) -> None:
+        self.status = WON if self.on_found == DECK_CARDS else PLAYING
 
     # --- playing --------------------------------------------------------------------------
     def apply(self, action: int) -> None:
@@ -541,15 +543,7 @@ class QuiltState(State):
                 else:
                     k = target - TO_RESERVE
                     self.reserves[k] += (card,)
-        # status, cheaply: a card left the quilt or stock, or went to a foundation
-        if self.on_found == DECK_CARDS:
-            self.status = WON
-        elif self.variant.has_reserves:
-            self.status = PLAYING if self._reserve_game_has_action() else LOST
-        elif self.stock:
-            self.status = PLAYING  # a turn is always possible
-        else:
-            self.update_status()
+        self.update_status()
 
     def _take(self, source: int) -> int:
         if source < CELLS:
@@ -581,7 +575,7 @@ class QuiltState(State):
     # --- what a solver may use (core/game.py, "What a solver may use") --------------------
     def action_rank(self, action: int) -> int:
         """How promising an action looks at a glance (higher first); the simple player's
-        look-ahead (core/players.py) and the solver order actions by it."""
+        look-ahead (core/autoplay.py) and the solver order actions by it."""
         if action == TURN:
             return 20
         if action == REDEAL:
@@ -868,13 +862,12 @@ class QuiltVariant(Variant):
     action_count = ACTION_COUNT
 
     def __init__(self, id: str, *, source: str, summary: str, redeals: int, has_reserves: bool) -> None:
-        super().__init__(id, source=source, summary=summary, rules="")
+        super().__init__(id, source=source, summary=summary, rules=_quilt_rules)
         self.redeals = redeals
         self.has_reserves = has_reserves
         self.hidden_information = not has_reserves  # the stock is face down; reserves are face up
         self.words = {} if has_reserves else {"turn": TURN, "redeal": REDEAL}
         self.kinds = self._kinds()
-        self.rules = _quilt_rules(self)
 
     def _kinds(self) -> list[int]:
         kinds = [0] * ACTION_COUNT
@@ -916,8 +909,6 @@ class QuiltVariant(Variant):
         to a foundation if it has one).  Foundation moves first; two or more: an error."""
         assert isinstance(state, QuiltState)
         t = text.strip()
-        if t.lower() in ("turn", "redeal"):
-            raise BadAction(f"{self.id} has no stock: there is nothing to {t.lower()}")
         separator = ">" if ">" in t else "-" if "-" in t else None
         if separator is not None:
             left, _, right = t.partition(separator)
@@ -952,11 +943,12 @@ class QuiltVariant(Variant):
         return self._resolve(state, t, lambda s, t_: state.top(s) % 52 == face,
                              f"no {CODES[face]} can move now")
 
+    # a move between places of the family that this game lacks or never joins is illegal (exit 1)
     def _check_source(self, source: int) -> None:
         if source == WASTE and self.has_reserves:
-            raise BadAction(f"{self.id} has no waste")
+            raise IllegalAction(f"{self.id} has no waste")
         if source >= FIRST_RESERVE and not self.has_reserves:
-            raise BadAction(f"{self.id} has no reserves")
+            raise IllegalAction(f"{self.id} has no reserves")
 
     def _checked(self, action: int) -> int:
         if not self.valid_index(action):
@@ -967,7 +959,7 @@ class QuiltVariant(Variant):
                 why = "has no reserves" if not self.has_reserves else "moves a reserve's card only onto another reserve"
             else:
                 why = "has no such move"
-            raise BadAction(f"{self.id} {why}: {source_name(source)}>{target_name(target)}")
+            raise IllegalAction(f"{self.id} {why}: {source_name(source)}>{target_name(target)}")
         return action
 
     def _resolve(self, state: "QuiltState", text: str, wanted, none_reason: str) -> int:
@@ -1013,6 +1005,8 @@ def _kind(source: int, target: int, has_reserves: bool) -> int:
 
 def _wrap(paragraphs: list[str]) -> str:
     """Paragraphs (a leading "- " makes a list item) wrapped to 90 columns."""
+    import textwrap  # only when the rules are asked for
+
     out = []
     for text in paragraphs:
         if text.startswith("- "):

@@ -8,9 +8,62 @@ milliseconds since the attempt began).
 
 from __future__ import annotations
 
+from array import array
+
 from .errors import IllegalAction
 from .game import FIRST_ACTION, HINT, LOST, PLAYING, RESTART, UNDO, WON, State, Variant
 from .numbering import Deal
+
+
+class Events:
+    """The events of a session, (action, clock ms) pairs, kept as two flat arrays.
+
+    Behaves as a list of pairs (``len``, iteration, indexing, slicing, ``append``, ``==``
+    with a list) at 12 bytes an event instead of a tuple per event: a log of millions of
+    events fits in memory (docs/format.md, "Reading").
+    """
+
+    __slots__ = ("actions", "clocks", "memo")
+
+    def __init__(self, pairs=(), *, actions: array | None = None, clocks: array | None = None) -> None:
+        self.actions = array("I") if actions is None else actions
+        self.clocks = array("q") if clocks is None else clocks
+        #: what a reader learnt about exactly these events (formats/log.py keeps its replay here)
+        self.memo = None
+        for action, clock in pairs:
+            self.actions.append(action)
+            self.clocks.append(clock)
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def __iter__(self):
+        return zip(self.actions, self.clocks)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return Events(actions=self.actions[index], clocks=self.clocks[index])
+        return self.actions[index], self.clocks[index]
+
+    def append(self, event: tuple[int, int]) -> None:
+        self.memo = None
+        self.actions.append(event[0])
+        self.clocks.append(event[1])
+
+    def __setitem__(self, index: int, event: tuple[int, int]) -> None:
+        self.memo = None
+        self.actions[index], self.clocks[index] = event
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Events):
+            return self.actions == other.actions and self.clocks == other.clocks
+        try:
+            return len(other) == len(self) and all(a == b for a, b in zip(self, other))
+        except TypeError:
+            return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Events({list(self)!r})"
 
 
 class Session:
@@ -23,7 +76,7 @@ class Session:
         self.state: State = variant.new_state(deal)
         self._initial = self.state.snapshot()
         #: every event accepted, as (action, clock reading in ms)
-        self.events: list[tuple[int, int]] = []
+        self.events = Events()
         self.moves = 0
         self.bonus = 0
         self.clock_ms = 0
@@ -144,4 +197,4 @@ class Session:
         return session
 
 
-__all__ = ["Session", "PLAYING", "WON", "LOST"]
+__all__ = ["Events", "Session", "PLAYING", "WON", "LOST"]

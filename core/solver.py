@@ -613,7 +613,7 @@ def _line_end(state: State, line: list[int], moves: int) -> tuple[int, int]:
 
 
 def hint_action(session: Session, nodes: int = HINT_NODES) -> int | None:
-    """The action ``carpet hint`` names here, or None when the game is over (RULES.md, "Hint").
+    """The action ``carpet hint`` names here, or None when the game is over (docs/rules.md: each game's "Hint").
 
     The first action of a winning line when the search finds one within ``nodes``;
     otherwise the action leading towards the most progress the search saw, among

@@ -1,91 +1,145 @@
-"""The game log: one session as bytes, MessagePack by default, JSON for people and diffs.
+"""The game log: one session as bytes, in a binary form and a JSON form (docs/format.md).
 
-Both forms hold the same three parts, ``header``, ``events`` and ``summary``.
-An event is an action and the session clock reading (ms) when it was applied.
-In MessagePack each event is packed into one unsigned integer,
-``delta_ms * action_count + action``, where ``delta_ms`` is the time since the
-previous event of the same attempt (a restart starts the clock again), so a
-move costs about five bytes.  In JSON each event is ``[action text, clock ms]``,
-one per line.  Converting one form to the other and back is lossless.
+Both forms hold the same three parts, ``header``, ``events`` and ``summary``; an event
+is an action and the session clock reading (ms) when it was applied.  Two versions
+exist, and every reader reads both:
 
-In MessagePack the header and summary are positional arrays (field order as
-declared below; new fields are only ever appended, with defaults), so the
-fixed cost of a log stays small; in JSON they are objects with named keys.
+- **version 2** (written by default): the binary form is one MessagePack ext value
+  (type 67) whose payload packs the header, the events and the summary with varints;
+  each event is an *action code* (formats/codec.py: the action named relative to its
+  position, one byte or half a byte) and the clock delta (12 bits as a rule), kept in
+  separate planes so that a reader unpacks them in bulk.  Digests are raw bytes and
+  the creation time an integer.  ``summary.digest`` is BLAKE2b (8 bytes) over the
+  payload before it.
+- **version 1**: MessagePack array ``[header, events, summary]``, each event one
+  integer ``delta_ms * action_count + action``; ``summary.digest`` is BLAKE2b
+  (16 bytes) over the MessagePack bytes of the header and the packed events.
 
-``summary.digest`` is a BLAKE2b digest over the MessagePack bytes of the
-header and the packed events, so any edit of the file, clock readings
-included, is found.  ``verify`` re-plays every event with the engine and checks
-the summary against what it finds.
+In JSON (both versions) each event is ``[action text, clock ms]``, one per line.
+Converting one form to the other and back gives the same bytes.
+
+Reading a log (:func:`decode` then :func:`verify`, or :func:`check`) runs the one
+replay of formats/replay.py once.
 """
 
 from __future__ import annotations
 
-import hashlib
+import re
+from array import array
+from itertools import repeat
+from operator import and_, lshift, or_, rshift
+from time import gmtime
 from typing import Annotated
 
 import msgspec
 
-from carpet.core import (CarpetError, GAMES, RESTART, Session, Variant, get_game, parse_deal)
-from carpet.core.game import FIRST_ACTION
+from carpet.core import CarpetError, GAMES, Session, Variant, get_game, parse_deal
+from carpet.core.game import FIRST_ACTION, RESTART
+from carpet.core.session import Events
+
+from . import codec as _codec
+from .replay import CLOCK_LIMIT, ReplayError, clocks_of, run
+
+try:  # the C module hashlib itself wraps: no OpenSSL loaded for a digest
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - every CPython has it
+    from hashlib import blake2b
 
 FORMAT = "carpet-log"
-VERSION = 1
+VERSION = 2  #: the version written by default; every version from 1 up to this is read
 RULES_VERSION = 1
 NUMBERING = "pysol"
+EXT_TYPE = 67  #: MessagePack ext type of a version-2 binary log ("C")
+#: a clock step the CLI records as zero elapsed time and counts as a jump (cli/clock.py)
+STATUSES = ("playing", "won", "lost")
 
 Count = Annotated[int, msgspec.Meta(ge=0)]
-#: a clock reading in ms: up to about 34 years, so a packed event always fits 64 bits
-ClockMs = Annotated[int, msgspec.Meta(ge=0, le=2**40)]
+ClockMs = Annotated[int, msgspec.Meta(ge=0, le=CLOCK_LIMIT)]
 Packed = Count  # MessagePack integers stop at 2^64 - 1 by themselves
 
 
+def _doc(text: str, **more) -> msgspec.Meta:
+    return msgspec.Meta(description=text, **more)
+
+
+_HEX8_16 = "^([0-9a-f]{8}|[0-9a-f]{16})$"
+
+
 class Header(msgspec.Struct, forbid_unknown_fields=False):
-    format: str
-    version: int
-    game: str
-    rules: int
-    numbering: str
-    deal: str
-    layout: str  # digest of the initial position
-    created: str  # ISO 8601, UTC, milliseconds
-    tool: str
+    """Who and what: the game, its deal, and where the log comes from (docs/format.md, "Header")."""
+
+    format: Annotated[str, _doc('always "carpet-log"')]
+    version: Annotated[int, _doc("the log format version: 1 or 2")]
+    game: Annotated[str, _doc("the game id, as `carpet games` lists them")]
+    rules: Annotated[int, _doc("the version of the rules the game was played by (1)")]
+    numbering: Annotated[str, _doc('how deal numbers become cards: "pysol"')]
+    deal: Annotated[str, _doc('the deal number in its canonical form: "ms1" for 1..31999, else plain digits')]
+    layout: Annotated[str, _doc("digest of the initial position: 16 hex digits in version 1, 8 in version 2",
+                                pattern=_HEX8_16)]
+    created: Annotated[str, _doc("creation time, UTC, milliseconds: 2026-11-29T12:00:00.000Z")]
+    tool: Annotated[str, _doc('the program that wrote the log, e.g. "carpet 0.1.0"')]
 
 
-class Summary(msgspec.Struct):
+class Summary(msgspec.Struct, forbid_unknown_fields=False):
+    """What the events come to; ``verify`` re-plays the events and compares (docs/format.md, "Summary")."""
+
+    status: Annotated[str, _doc('"playing", "won" or "lost"')]
+    score: Annotated[int, _doc("the score, win bonus included")]
+    moves: Annotated[Count, _doc("counted moves of the attempt")]
+    redeals_left: Annotated[int | None, _doc("redeals left; null where they are unlimited")]
+    elapsed_ms: Annotated[ClockMs, _doc("the clock of the attempt at its last event")]
+    position: Annotated[str, _doc("digest of the final position: 16 hex digits in version 1, 8 in version 2",
+                                  pattern=_HEX8_16)]
+    digest: Annotated[str, _doc("digest of the log: 32 hex digits in version 1, 16 in version 2",
+                                pattern="^([0-9a-f]{16}|[0-9a-f]{32})$")]
+    clock_jumps: Annotated[Count, _doc("clock steps recorded as zero elapsed time (version 2)")] = 0
+    clock_skipped_ms: Annotated[int, _doc("wall time left out of the clock in all (version 2)")] = 0
+
+
+class Log(msgspec.Struct):
+    """A log in memory: events as (action, clock ms) pairs (core.session.Events or a list)."""
+
+    header: Header
+    events: object
+    summary: Summary
+
+
+class JsonLog(msgspec.Struct):
+    """The JSON form of a log (docs/format.md, "JSON form"; docs/schemas/carpet-log.schema.json)."""
+
+    header: Header
+    events: Annotated[list[tuple[str, ClockMs]], _doc("each event: [action in canonical notation, clock ms]")]
+    summary: Summary
+
+
+# --- version 1 as it was written -------------------------------------------------------
+class _SummaryV1(msgspec.Struct):
     status: str
     score: int
     moves: Count
     redeals_left: int | None
     elapsed_ms: ClockMs
-    position: str  # digest of the final position
-    digest: str  # over header and events
+    position: str
+    digest: str
 
 
-class Log(msgspec.Struct):
-    """A log in memory: events as (action, clock ms)."""
-
-    header: Header
-    events: list[tuple[int, int]]
-    summary: Summary
-
-
-class _BinaryHeader(Header, array_like=True):
+class _BinaryHeaderV1(Header, array_like=True):
     pass
 
 
-class _BinarySummary(Summary, array_like=True):
+class _BinarySummaryV1(_SummaryV1, array_like=True):
     pass
 
 
-class _Binary(msgspec.Struct, array_like=True):
-    header: _BinaryHeader
+class _BinaryV1(msgspec.Struct, array_like=True):
+    header: _BinaryHeaderV1
     events: list[Packed]
-    summary: _BinarySummary
+    summary: _BinarySummaryV1
 
 
-class _Json(msgspec.Struct):
+class _JsonHead(msgspec.Struct):
     header: Header
-    events: list[tuple[str, ClockMs]]
+    events: msgspec.Raw
     summary: Summary
 
 
@@ -109,10 +163,24 @@ class _BinaryPeek(msgspec.Struct, array_like=True):
 
 _mp_encoder = msgspec.msgpack.Encoder()
 _json_encoder = msgspec.json.Encoder()
-_mp_peek = msgspec.msgpack.Decoder(_BinaryPeek)
-_json_peek = msgspec.json.Decoder(_Peek)
-_mp_decoder = msgspec.msgpack.Decoder(_Binary)
-_json_decoder = msgspec.json.Decoder(_Json)
+
+
+class _Decoders:
+    """The msgspec decoders, each built when first used: reading a version-2 binary log needs none."""
+
+    def __getattr__(self, name: str):
+        made = {
+            "mp_peek": lambda: msgspec.msgpack.Decoder(_BinaryPeek),
+            "json_peek": lambda: msgspec.json.Decoder(_Peek),
+            "mp_v1": lambda: msgspec.msgpack.Decoder(_BinaryV1),
+            "json_head": lambda: msgspec.json.Decoder(_JsonHead),
+            "json_events": lambda: msgspec.json.Decoder(list[tuple[str, ClockMs]]),
+        }[name]()
+        setattr(self, name, made)
+        return made
+
+
+_decoders = _Decoders()
 
 
 class LogError(CarpetError):
@@ -122,10 +190,19 @@ class LogError(CarpetError):
         super().__init__(message)
         self.unreadable = unreadable
         self.event = event
+        #: a log refused while it was read (a version-2 file names actions by position): the
+        #: events before the refused one, and the refused (action, clock), for a report
+        self.partial: Log | None = None
+        self.found: tuple[int | None, int] | None = None
+        self.total: int | None = None  # the events the file holds
 
 
-# --- packing events ------------------------------------------------------------------
-def pack_events(events: list[tuple[int, int]], action_count: int) -> list[int]:
+def _bad(message: str) -> LogError:
+    return LogError(message, unreadable=True)
+
+
+# --- version 1 packing -----------------------------------------------------------------
+def pack_events(events, action_count: int) -> list[int]:
     packed = []
     previous = 0
     for action, clock in events:
@@ -150,97 +227,660 @@ def _positional(struct: msgspec.Struct) -> tuple:
 
 
 def seal(header: Header, packed: list[int]) -> str:
-    h = hashlib.blake2b(digest_size=16)
+    """The version-1 digest."""
+    h = blake2b(digest_size=16)
     h.update(_mp_encoder.encode(_positional(header)))
     h.update(_mp_encoder.encode(packed))
     return h.hexdigest()
 
 
+# --- varints (LEB128: 7 bits a byte, low first, high bit = more follows) ----------------
+def _put(out: bytearray, value: int) -> None:
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+
+
+def _zigzag(value: int) -> int:
+    return value * 2 if value >= 0 else -value * 2 - 1
+
+
+def _unzigzag(value: int) -> int:
+    return value >> 1 if not value & 1 else -((value + 1) >> 1)
+
+
+class _Reader:
+    __slots__ = ("data", "pos", "end")
+
+    def __init__(self, data: bytes, pos: int, end: int) -> None:
+        self.data, self.pos, self.end = data, pos, end
+
+    def varint(self, what: str) -> int:
+        data, pos, end = self.data, self.pos, self.end
+        if pos < end and data[pos] < 0x80:  # one byte: most fields
+            self.pos = pos + 1
+            return data[pos]
+        value = shift = 0
+        while True:
+            if pos >= end:
+                raise _bad(f"truncated log ({what})")
+            byte = data[pos]
+            pos += 1
+            value |= (byte & 0x7F) << shift
+            if byte < 0x80:
+                break
+            shift += 7
+            if shift > 63:
+                raise _bad(f"corrupt log ({what}: number too long)")
+        if byte == 0 and shift:
+            raise _bad(f"corrupt log ({what}: number not in its shortest form)")
+        self.pos = pos
+        return value
+
+    def take(self, n: int, what: str) -> bytes:
+        if self.pos + n > self.end:
+            raise _bad(f"truncated log ({what})")
+        chunk = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return chunk
+
+
+# --- version 2: the tables the binary form numbers things by ---------------------------
+#: game id -> code in the binary form (0: the id follows as text); only ever appended to
+GAME_CODES = {"kovrik": 1, "kovrik-hard": 2, "kovrik-shuffle": 3, "kovrik-shuffle-2": 4, "carpet": 5,
+              "carpet-auto": 6, "carpet-foster": 7, "crazy-quilt": 8, "indian-carpet": 9, "persian-carpet": 10,
+              "montana": 11, "spaces": 12, "station": 13, "free-parking": 14, "blue-moon": 15, "red-moon": 16,
+              "galary": 17, "jungle": 18, "spaces-and-aces": 19}
+_GAME_BY_CODE = {code: game for game, code in GAME_CODES.items()}
+NUMBERINGS = ("pysol",)
+TOOL_PREFIX = "carpet "
+
+# event planes: code width (bits 0-1: 0 -> 8 bits, 1 -> 4 bits) and the delta's high part
+# (bits 2-3: 0 -> none, 1 -> 4 bits, 2 -> 8 bits); an all-ones field means "see overflow"
+_CODE_WIDTHS = (8, 4)
+_HIGH_WIDTHS = (0, 4, 8)
+_LOW_NIBBLE = bytes(b & 15 for b in range(256))
+_HIGH_NIBBLE = bytes(b >> 4 for b in range(256))
+_LITTLE = __import__("sys").byteorder == "little"
+
+
+def _ints(typecode: str, values) -> array:
+    """An array of ``values`` (``array(t, bytes)`` would read the bytes as raw memory)."""
+    out = array(typecode)
+    out.extend(iter(values))
+    return out
+
+
+def _nibbles(data: bytes, n: int) -> bytes:
+    """Half-bytes, the low one first: n values out of ceil(n / 2) bytes."""
+    out = bytearray(2 * len(data))
+    out[0::2] = data.translate(_LOW_NIBBLE)
+    out[1::2] = data.translate(_HIGH_NIBBLE)
+    if len(out) > n and out[n]:
+        raise _bad("corrupt log (a spare half-byte is not zero)")
+    return bytes(out[:n])
+
+
+def _escape_cost(values, limit: int) -> int:
+    """Bytes of overflow varints for the values at or above ``limit`` (none, as a rule)."""
+    if not values or max(values) < limit:
+        return 0
+    return sum(_varint_size(v) for v in values if v >= limit)
+
+
+def _varint_size(value: int) -> int:
+    return max(1, (value.bit_length() + 6) // 7)
+
+
+def _pack_nibbles(values) -> bytes:
+    """Two values a byte, the earlier in the low half (values below 16)."""
+    values = bytes(values)
+    if len(values) % 2:
+        values += b"\0"
+    return bytes(map(or_, values[0::2], map(lshift, values[1::2], repeat(4))))
+
+
+def pack_planes(codes, deltas) -> bytes:
+    """The events part of a version-2 payload (docs/format.md, "Events"), smallest layout first."""
+    n = len(codes)
+    best = None
+    for code_bits in _CODE_WIDTHS:
+        for high_bits in _HIGH_WIDTHS:
+            code_max, delta_max = (1 << code_bits) - 1, (1 << (8 + high_bits)) - 1
+            cost = ((n * code_bits + 7) // 8 + n + (n * high_bits + 7) // 8
+                    + _escape_cost(codes, code_max) + _escape_cost(deltas, delta_max))
+            if best is None or cost < best[0]:
+                best = (cost, code_bits, high_bits)
+    _, code_bits, high_bits = best
+    code_max, delta_max = (1 << code_bits) - 1, (1 << (8 + high_bits)) - 1
+    out = bytearray((_CODE_WIDTHS.index(code_bits) | _HIGH_WIDTHS.index(high_bits) << 2,))
+    capped = bytes(map(min, codes, repeat(code_max)))
+    out += _pack_nibbles(capped) if code_bits == 4 else capped
+    capped = array("q", map(min, deltas, repeat(delta_max)))
+    out += bytes(map(and_, capped, repeat(0xFF)))
+    if high_bits == 4:
+        out += _pack_nibbles(map(rshift, capped, repeat(8)))
+    elif high_bits == 8:
+        out += bytes(map(rshift, capped, repeat(8)))
+    del capped
+    if (codes and max(codes) >= code_max) or (deltas and max(deltas) >= delta_max):
+        for c, d in zip(codes, deltas):
+            if c >= code_max:
+                _put(out, c)
+            if d >= delta_max:
+                _put(out, d)
+    return bytes(out)
+
+
+def unpack_planes(r: _Reader, n: int) -> tuple[bytes | array, array]:
+    """Codes and clock deltas of n events, unpacked in bulk."""
+    layout = r.take(1, "events")[0]
+    if layout & 3 >= len(_CODE_WIDTHS) or layout >> 2 >= len(_HIGH_WIDTHS):
+        raise _bad(f"corrupt log (unknown event layout {layout})")
+    code_bits, high_bits = _CODE_WIDTHS[layout & 3], _HIGH_WIDTHS[layout >> 2]
+    if code_bits == 8:
+        codes = r.take(n, "events")
+    else:
+        codes = _nibbles(r.take((n + 1) // 2, "events"), n)
+    low = r.take(n, "events")
+    if high_bits == 0:
+        deltas = _ints("H", low)
+    else:
+        high = _nibbles(r.take((n + 1) // 2, "events"), n) if high_bits == 4 else r.take(n, "events")
+        both = bytearray(2 * n)
+        both[0::2], both[1::2] = (low, high) if _LITTLE else (high, low)
+        deltas = array("H")
+        deltas.frombytes(both)
+    code_max, delta_max = (1 << code_bits) - 1, (1 << (8 + high_bits)) - 1
+    if code_max in codes or delta_max in deltas:
+        codes, deltas = _ints("I", codes), _ints("q", deltas)
+        for i in range(n):
+            if codes[i] == code_max:
+                codes[i] = r.varint("event code")
+            if deltas[i] == delta_max:
+                deltas[i] = r.varint("clock delta")
+    return codes, deltas
+
+
+# --- version 2 payload ---------------------------------------------------------------------
+def _created_ms(text: str) -> int:
+    from datetime import datetime, timezone
+
+    try:
+        moment = datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+    except ValueError:
+        raise _bad(f"creation time {text[:40]!r} is not of the form 2026-11-29T12:00:00.000Z") from None
+    ms = round(moment.timestamp() * 1000)
+    if ms < 0 or created_text(ms) != text:
+        raise _bad(f"creation time {text[:40]!r} is not of the form 2026-11-29T12:00:00.000Z")
+    return ms
+
+
+def created_text(ms: int) -> str:
+    """Milliseconds since 1970 (UTC) -> the header's text, e.g. 2026-11-29T12:00:00.000Z."""
+    t = gmtime(ms // 1000)
+    return f"{t.tm_year:04d}-{t.tm_mon:02d}-{t.tm_mday:02d}T{t.tm_hour:02d}:{t.tm_min:02d}:{t.tm_sec:02d}.{ms % 1000:03d}Z"
+
+
+def _hex_bytes(text: str, size: int, what: str) -> bytes:
+    try:
+        raw = bytes.fromhex(text)
+    except ValueError:
+        raw = b""
+    if len(raw) != size or raw.hex() != text:
+        raise _bad(f"{what} {text[:40]!r} is not {2 * size} lower-case hex digits")
+    return raw
+
+
+def _payload_v2(header: Header, codes, deltas, summary: Summary) -> bytes:
+    """The version-2 payload before the digest (docs/format.md, "Binary form, version 2")."""
+    out = bytearray()
+    _put(out, header.version)
+    code = GAME_CODES.get(header.game, 0)
+    out.append(code)
+    if not code:
+        game = header.game.encode()
+        _put(out, len(game))
+        out += game
+    if header.numbering not in NUMBERINGS:
+        raise _bad(f"unknown numbering {header.numbering!r}")
+    _put(out, header.rules << 2 | NUMBERINGS.index(header.numbering))
+    deal = parse_deal(header.deal)
+    if deal.text != header.deal:
+        raise _bad(f"deal {header.deal!r} is not in its canonical form ({deal.text})")
+    _put(out, deal.number << 1 | deal.microsoft)
+    out += _hex_bytes(header.layout, 4, "layout digest")
+    _put(out, _created_ms(header.created))
+    _put_tool(out, header.tool)
+    _put(out, len(codes))
+    out += pack_planes(codes, deltas)
+    if summary.status not in STATUSES:
+        raise _bad(f"unknown status {summary.status!r}")
+    out.append(STATUSES.index(summary.status))
+    _put(out, _zigzag(summary.score))
+    _put(out, summary.moves)
+    left = summary.redeals_left
+    _put(out, 0 if left is None else _zigzag(left) + 1)
+    _put(out, summary.elapsed_ms)
+    _put(out, summary.clock_jumps << 1 | (summary.clock_skipped_ms != 0))
+    if summary.clock_skipped_ms:
+        _put(out, _zigzag(summary.clock_skipped_ms))
+    out += _hex_bytes(summary.position, 4, "position digest")
+    return bytes(out)
+
+
+_TOOL_VERSION = re.compile(r"carpet (0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})")
+
+
+def _put_tool(out: bytearray, tool: str) -> None:
+    """``carpet M.m.p``: 3 then the three numbers; else the text's length times 2, and the text."""
+    m = _TOOL_VERSION.fullmatch(tool)
+    if m:
+        out.append(3)
+        for part in m.groups():
+            _put(out, int(part))
+    else:
+        raw = tool.encode()
+        _put(out, len(raw) << 1)
+        out += raw
+
+
+def _get_tool(r: "_Reader") -> str:
+    size = r.varint("tool")
+    if size == 3:
+        return TOOL_PREFIX + ".".join(str(r.varint("tool")) for _ in range(3))
+    if size & 1:
+        raise _bad("corrupt log (tool)")
+    return r.take(size >> 1, "tool").decode("utf-8", "replace")
+
+
+def _digest_v2(payload: bytes) -> bytes:
+    return blake2b(payload, digest_size=8).digest()
+
+
+def _ext(payload: bytes) -> bytes:
+    n = len(payload)
+    if n < 256:
+        head = bytes((0xC7, n))
+    elif n < 65536:
+        head = bytes((0xC8,)) + n.to_bytes(2, "big")
+    else:
+        head = bytes((0xC9,)) + n.to_bytes(4, "big")
+    return head + bytes((EXT_TYPE,)) + payload
+
+
+def _unext(data: bytes) -> tuple[int, int]:
+    """(start, end) of the payload of a version-2 binary log."""
+    head = data[0]
+    size = {0xC7: 1, 0xC8: 2, 0xC9: 4}.get(head)
+    if size is None or len(data) < 2 + size:
+        raise _bad("not a carpet log")
+    n = int.from_bytes(data[1:1 + size], "big")
+    start = 2 + size
+    if data[start - 1] != EXT_TYPE:
+        raise _bad(f"not a carpet log (MessagePack ext type {data[start - 1]})")
+    if start + n != len(data):
+        raise _bad("truncated log" if start + n > len(data) else "corrupt log (bytes after its end)")
+    return start, start + n
+
+
+def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | array, array]:
+    start, end = _unext(data)
+    if end - start < 8:
+        raise _bad("truncated log")
+    r = _Reader(data, start, end - 8)
+    version = r.varint("version")
+    if version != 2:
+        if version > VERSION:
+            raise _newer(version)
+        raise _bad(f"bad log version {version}")
+    code = r.take(1, "game")[0]
+    if code:
+        game = _GAME_BY_CODE.get(code)
+        if game is None:
+            raise _bad(f"unknown game (code {code}) in log")
+    else:
+        game = r.take(r.varint("game"), "game").decode("utf-8", "replace")
+    if game not in GAMES:
+        raise _bad(f"unknown game {game[:40]!r} in log")
+    rules_numbering = r.varint("rules")
+    rules, numbering = rules_numbering >> 2, rules_numbering & 3
+    if numbering >= len(NUMBERINGS):
+        raise _bad(f"unknown numbering (code {numbering})")
+    deal_value = r.varint("deal")
+    deal = f"ms{deal_value >> 1}" if deal_value & 1 else str(deal_value >> 1)
+    layout = r.take(4, "layout").hex()
+    created = r.varint("created")
+    if created > 2**47:
+        raise _bad("corrupt log (creation time)")
+    tool = _get_tool(r)
+    n = r.varint("events")
+    if n > end - start:
+        raise _bad("corrupt log (more events than bytes)")
+    codes, deltas = unpack_planes(r, n)
+    status = r.take(1, "status")[0]
+    if status >= len(STATUSES):
+        raise _bad(f"corrupt log (status {status})")
+    score = _unzigzag(r.varint("score"))
+    moves = r.varint("moves")
+    left = r.varint("redeals")
+    elapsed = r.varint("clock")
+    jumps = r.varint("clock jumps")
+    skipped = _unzigzag(r.varint("clock skipped")) if jumps & 1 else 0
+    if jumps & 1 and not skipped:
+        raise _bad("corrupt log (clock skipped)")
+    jumps >>= 1
+    position = r.take(4, "position").hex()
+    if r.pos != r.end:
+        raise _bad("corrupt log (bytes after the summary)")
+    if _digest_v2(data[start:end - 8]) != data[end - 8:end]:
+        raise LogError("digest mismatch: the log was edited or corrupted", unreadable=False)
+    header = Header(format=FORMAT, version=2, game=game, rules=rules, numbering=NUMBERINGS[numbering], deal=deal,
+                    layout=layout, created=created_text(created), tool=tool)
+    summary = Summary(status=STATUSES[status], score=score, moves=moves,
+                      redeals_left=None if left == 0 else _unzigzag(left - 1), elapsed_ms=elapsed,
+                      position=position, digest=data[end - 8:end].hex(), clock_jumps=jumps,
+                      clock_skipped_ms=skipped)
+    _check_header(header)
+    return Log(header=header, events=None, summary=summary), get_game(game), codes, deltas
+
+
+def _newer(version: int) -> LogError:
+    return _bad(f"unsupported log version {version} (this carpet reads up to {VERSION}; a newer carpet wrote it)")
+
+
+def _check_header(header: Header) -> None:
+    if header.rules != RULES_VERSION:
+        raise _bad(f"unsupported rules version {header.rules} (this carpet plays rules {RULES_VERSION})")
+    if header.numbering != NUMBERING:
+        raise _bad(f"unknown numbering {header.numbering!r}")
+
+
 # --- building ------------------------------------------------------------------------
-def new_header(session: Session, *, created: str, tool: str) -> Header:
-    return Header(format=FORMAT, version=VERSION, game=session.variant.id, rules=RULES_VERSION,
-                  numbering=NUMBERING, deal=session.deal.text, layout=session.initial_digest,
+def digest_text(session_or_state, version: int = VERSION) -> str:
+    """A position's digest as the log writes it: 16 hex digits in version 1, 8 in version 2."""
+    state = getattr(session_or_state, "state", session_or_state)
+    full = state.digest()
+    return full if version == 1 else full[:8]
+
+
+def new_header(session: Session, *, created: str, tool: str, version: int = VERSION) -> Header:
+    fresh = session.variant.new_state(session.deal)
+    return Header(format=FORMAT, version=version, game=session.variant.id, rules=RULES_VERSION,
+                  numbering=NUMBERING, deal=session.deal.text, layout=digest_text(fresh, version),
                   created=created, tool=tool)
 
 
-def record(session: Session, header: Header) -> Log:
+def upgraded(header: Header) -> Header:
+    """A version-1 header as version 2 (what ``play`` writes back on a version-1 log)."""
+    if header.version == VERSION:
+        return header
+    return msgspec.structs.replace(header, version=VERSION, layout=header.layout[:8])
+
+
+def record(session: Session, header: Header, *, clock_jumps: int = 0, clock_skipped_ms: int = 0) -> Log:
     """The log of ``session`` under ``header``, with a fresh summary and digest."""
-    events = list(session.events)
-    packed = pack_events(events, session.variant.action_count)
+    events = session.events if isinstance(session.events, Events) else Events(session.events)
     summary = Summary(status=session.status, score=session.score, moves=session.moves,
                       redeals_left=session.redeals_left, elapsed_ms=session.clock_ms,
-                      position=session.state.digest(), digest=seal(header, packed))
-    return Log(header=header, events=events, summary=summary)
+                      position=digest_text(session, header.version), digest="",
+                      clock_jumps=clock_jumps, clock_skipped_ms=clock_skipped_ms)
+    log = Log(header=header, events=events, summary=summary)
+    if header.version == 1:
+        summary.digest = seal(header, pack_events(events, session.variant.action_count))
+    else:
+        codes, deltas = _codes_and_deltas(log, session.variant)
+        summary.digest = _digest_v2(_payload_v2(header, codes, deltas, summary)).hex()
+        if session.events is events:
+            events.memo = (None, codes, False)  # encode reuses the codes; verify still re-plays
+    return log
+
+
+def reseal(log: Log) -> Log:
+    """``log`` with its digest computed afresh (for tools and tests that edit a log on purpose)."""
+    variant = get_game(log.header.game)
+    events = _as_events(log.events)
+    if log.header.version == 1:
+        digest = seal(log.header, pack_events(events, variant.action_count))
+    else:
+        codes, deltas = _codes_and_deltas(log, variant)
+        digest = _digest_v2(_payload_v2(log.header, codes, deltas, log.summary)).hex()
+    return msgspec.structs.replace(log, events=events, summary=msgspec.structs.replace(log.summary, digest=digest))
 
 
 # --- bytes ---------------------------------------------------------------------------
+_SPACE = re.compile(rb"\s*")
+
+
+def _first(data: bytes, n: int) -> bytes:
+    """The first n bytes after leading whitespace (without copying a large file)."""
+    start = _SPACE.match(data).end()
+    return data[start:start + n]
+
+
 def is_json(data: bytes) -> bool:
-    return data.lstrip()[:1] == b"{"
+    return _first(data, 1) == b"{"
+
+
+#: the first bytes of the text form (formats/text.py)
+TEXT_TAG = b'[Format "carpet-log"]'
+
+
+def is_text(data: bytes) -> bool:
+    return _first(data, len(TEXT_TAG)) == TEXT_TAG
+
+
+def _as_events(events) -> Events:
+    return events if isinstance(events, Events) else Events(events)
+
+
+def _deltas(events: Events) -> array:
+    """Each event's clock minus the previous reading of its attempt (docs/format.md)."""
+    actions, clocks = events.actions, events.clocks
+    deltas = array("q", clocks)
+    previous = 0
+    for i in range(len(deltas)):
+        clock = clocks[i]
+        deltas[i] = clock - previous
+        previous = 0 if actions[i] == RESTART else clock
+    return deltas
+
+
+def _codes_and_deltas(log: Log, variant: Variant) -> tuple[array, array]:
+    """The version-2 action codes of the events: a replay, continued in the position of an
+    illegal event if there is one (every action has a code in every position)."""
+    events = _as_events(log.events)
+    memo = events.memo
+    if memo is not None and memo[1] is not None:
+        return memo[1], _deltas(events)
+    session = Session(variant, parse_deal(log.header.deal))
+    try:
+        _, codes = run(session, events.actions, events.clocks, from_codes=False, want_codes=True)
+    except ReplayError as exc:
+        encode = _codec.codec(variant.family)[0]
+        session2 = Session(variant, parse_deal(log.header.deal))
+        done = exc.event - 1
+        _, codes = run(session2, events.actions, events.clocks, from_codes=False, want_codes=True, upto=done)
+        state = session2.state
+        for action in events.actions[done:]:
+            codes.append(action if action < FIRST_ACTION else encode(state, action))
+    return codes, _deltas(events)
 
 
 def encode(log: Log, *, as_json: bool = False) -> bytes:
+    """The bytes of a log in the version its header names (no checks: see :func:`to_bytes`)."""
     variant = get_game(log.header.game)
-    if not as_json:
+    version = log.header.version
+    if as_json:
+        return _encode_json(log, variant)
+    if version == 1:
+        summary = _SummaryV1(*_positional(log.summary)[:7])
         return _mp_encoder.encode((_positional(log.header), pack_events(log.events, variant.action_count),
-                                   _positional(log.summary)))
+                                   _positional(summary)))
+    codes, deltas = _codes_and_deltas(log, variant)
+    payload = _payload_v2(log.header, codes, deltas, log.summary)
+    return _ext(payload + bytes.fromhex(log.summary.digest) if _is_hex(log.summary.digest, 8)
+                else payload + _digest_v2(payload))
+
+
+def _is_hex(text: str, size: int) -> bool:
+    try:
+        return len(bytes.fromhex(text)) == size
+    except ValueError:
+        return False
+
+
+def _encode_json(log: Log, variant: Variant) -> bytes:
+    summary = _SummaryV1(*_positional(log.summary)[:7]) if log.header.version == 1 else log.summary
     lines = [b'{"header":' + _json_encoder.encode(log.header) + b",", b'"events":[']
     text = variant.text
-    last = len(log.events) - 1
-    for i, (action, clock) in enumerate(log.events):
+    events = _as_events(log.events)
+    last = len(events) - 1
+    for i, (action, clock) in enumerate(events):
         lines.append(_json_encoder.encode((text(action), clock)) + (b"," if i < last else b""))
     lines.append(b"],")
-    lines.append(b'"summary":' + _json_encoder.encode(log.summary) + b"}")
+    lines.append(b'"summary":' + _json_encoder.encode(summary) + b"}")
     return b"\n".join(lines) + b"\n"
 
 
 def decode(data: bytes) -> Log:
-    """Bytes (either form) -> Log.  Raises LogError(unreadable=True) for anything unusable."""
-    if not data.strip():
-        raise LogError("empty file, not a carpet log", unreadable=True)
+    """Bytes (either form, either version) -> Log.  Raises LogError for anything unusable.
+
+    A version-2 binary log names its actions by their position, so decoding it re-plays
+    it (formats/replay.py) and refuses an action that cannot be played there; the
+    replay is kept for :func:`verify`.
+    """
+    if not _first(data, 1):
+        raise _bad("empty file, not a carpet log")
+    if is_text(data):
+        from .text import decode_text
+        return decode_text(data)[0]
     as_json = is_json(data)
+    if not as_json and data[:1] in (b"\xc7", b"\xc8", b"\xc9"):
+        log, variant, codes, deltas = _decode_v2_binary(data)
+        items = codes
+        try:
+            clocks = clocks_of(items, deltas)
+        except OverflowError:
+            raise _bad("corrupt log (a clock reading beyond 2^40 ms)") from None
+        _check_clocks(items, clocks)
+        session = _fresh(log.header, variant)
+        try:
+            session, _ = run(session, items, clocks, from_codes=True)
+        except ReplayError as exc:
+            refused = _illegal(exc, variant, session)
+            if exc.decoded is not None:  # what was played before it, for a report of the position there
+                before = exc.event - 1
+                refused.partial = Log(header=log.header, summary=log.summary,
+                                      events=Events(actions=exc.decoded[:before], clocks=clocks[:before]))
+                action = exc.decoded[before] if len(exc.decoded) > before else exc.action
+                refused.found = (action, clocks[before])
+                refused.total = len(items)
+            raise refused from None
+        events = session.events
+        events.memo = (session, _ints("I", codes), True)  # the digest was checked on the bytes
+        return Log(header=log.header, events=events, summary=log.summary)
     try:
-        peek = (_json_peek if as_json else _mp_peek).decode(data)
+        peek = (_decoders.json_peek if as_json else _decoders.mp_peek).decode(data)
     except msgspec.DecodeError as exc:
-        raise LogError(f"not a carpet log, or truncated/corrupt ({_short(exc)})", unreadable=True) from None
+        raise _bad(f"not a carpet log, or truncated/corrupt ({_short(exc)})") from None
     if peek.header.format != FORMAT:
-        raise LogError(f"not a carpet log (format {peek.header.format!r})", unreadable=True)
+        raise _bad(f"not a carpet log (format {peek.header.format[:40]!r})")
     if peek.header.version > VERSION:
-        raise LogError(f"unsupported log version {peek.header.version} (this carpet reads up to {VERSION}; "
-                       f"a newer carpet wrote it)", unreadable=True)
-    if peek.header.version < 1:
-        raise LogError(f"bad log version {peek.header.version}", unreadable=True)
+        raise _newer(peek.header.version)
+    if peek.header.version < 1 or (peek.header.version == 2 and not as_json):
+        raise _bad(f"bad log version {peek.header.version}")
     if peek.header.game not in GAMES:
-        raise LogError(f"unknown game {peek.header.game!r} in log", unreadable=True)
+        raise _bad(f"unknown game {peek.header.game[:40]!r} in log")
     variant = get_game(peek.header.game)
     try:
         if as_json:
-            raw = _json_decoder.decode(data)
-            header, summary = raw.header, raw.summary
-            parse = variant.parse_canonical
-            events = []
-            for i, (text, clock) in enumerate(raw.events, 1):
-                try:
-                    events.append((parse(text), clock))
-                except CarpetError as exc:
-                    raise LogError(f"event {i}: {exc}", unreadable=True, event=i) from None
+            head = _decoders.json_head.decode(data)
+            header, summary = head.header, head.summary
+            events = _json_events_of(bytes(head.events), variant)
+            if header.version == 1 and (summary.clock_jumps or summary.clock_skipped_ms):
+                raise _bad("clock_jumps and clock_skipped_ms are version-2 fields")
+            if header.version == 2:
+                _created_ms(header.created)
+                _hex_bytes(header.layout, 4, "layout digest")
+                _hex_bytes(summary.position, 4, "position digest")
+                _hex_bytes(summary.digest, 8, "digest")
         else:
-            raw = _mp_decoder.decode(data)
+            raw = _decoders.mp_v1.decode(data)
             header, summary = Header(*_positional(raw.header)), Summary(*_positional(raw.summary))
-            events = unpack_events(raw.events, variant.action_count)
-            valid = variant.valid_index
-            for i, (action, clock) in enumerate(events, 1):  # a packed number may name no action
-                if action >= FIRST_ACTION and not valid(action):
-                    raise LogError(f"event {i}: no such {variant.id} action ({action})", unreadable=True, event=i)
-                if clock > 2**40:
-                    raise LogError(f"event {i}: corrupt clock reading beyond 2^40 ms", unreadable=True, event=i)
+            events = _unpack_v1(raw.events, variant)
+            del raw
     except msgspec.DecodeError as exc:
-        raise LogError(f"corrupt or truncated log ({_short(exc)})", unreadable=True) from None
-    if header.rules != RULES_VERSION:
-        raise LogError(f"unsupported rules version {header.rules} (this carpet plays rules {RULES_VERSION})",
-                       unreadable=True)
-    if header.numbering != NUMBERING:
-        raise LogError(f"unknown numbering {header.numbering!r}", unreadable=True)
+        raise _bad(f"corrupt or truncated log ({_short(exc)})") from None
+    _check_header(header)
     return Log(header=header, events=events, summary=summary)
+
+
+def _unpack_v1(packed: list[int], variant: Variant) -> Events:
+    count = variant.action_count
+    valid = variant.valid_index
+    actions, clocks = array("I"), array("q")
+    previous = 0
+    for i, value in enumerate(packed, 1):
+        delta, action = divmod(value, count)
+        clock = previous + delta
+        if action >= FIRST_ACTION and not valid(action):  # a packed number may name no action
+            raise LogError(f"event {i}: no such {variant.id} action ({action})", unreadable=True, event=i)
+        if clock > CLOCK_LIMIT:
+            raise LogError(f"event {i}: corrupt clock reading beyond 2^40 ms", unreadable=True, event=i)
+        actions.append(action)
+        clocks.append(clock)
+        previous = 0 if action == RESTART else clock
+    return Events(actions=actions, clocks=clocks)
+
+
+#: one event of the JSON form as this program writes it; anything else goes to msgspec
+_JSON_EVENT = re.compile(rb'\s*\[\s*"([^"\\]*)"\s*,\s*(0|[1-9][0-9]{0,15})\s*\]\s*(,|\]\s*$)')
+
+
+def _json_events_of(raw: bytes, variant: Variant) -> Events:
+    """The events array of the JSON form, read without a Python object per event."""
+    parse = variant.parse_canonical
+    actions, clocks = array("I"), array("q")
+    body = raw.strip()
+    if body == b"[]":
+        return Events()
+    pos, end, match = 1, len(body), _JSON_EVENT.match
+    i = 0
+    if not body.startswith(b"[") or b"\\" in body:
+        pairs = _decoders.json_events.decode(body)
+    else:
+        pairs = None
+    if pairs is None:
+        while pos < end:
+            m = match(body, pos)
+            if m is None:  # a form this reader does not take apart itself: the full decoder
+                pairs = _decoders.json_events.decode(body)
+                actions, clocks = array("I"), array("q")
+                break
+            i += 1
+            _json_event(i, m.group(1).decode("utf-8", "replace"), int(m.group(2)), parse, actions, clocks, variant)
+            pos = m.end()
+            if m.group(3) != b",":
+                if pos != end:
+                    raise _bad("corrupt JSON events")
+                break
+    if pairs is not None:
+        for i, (text, clock) in enumerate(pairs, 1):
+            _json_event(i, text, clock, parse, actions, clocks, variant)
+    return Events(actions=actions, clocks=clocks)
+
+
+def _json_event(i: int, text: str, clock: int, parse, actions: array, clocks: array, variant: Variant) -> None:
+    if clock > CLOCK_LIMIT:
+        raise LogError(f"event {i}: corrupt clock reading beyond 2^40 ms", unreadable=True, event=i)
+    try:
+        action = parse(text)
+    except CarpetError as exc:
+        raise LogError(f"event {i}: {exc}", unreadable=True, event=i) from None
+    actions.append(action)
+    clocks.append(clock)
 
 
 def _short(exc: Exception) -> str:
@@ -248,41 +888,133 @@ def _short(exc: Exception) -> str:
 
 
 # --- checking ------------------------------------------------------------------------
-def replay(log: Log, upto: int | None = None) -> Session:
-    """Re-play the log's events (the first ``upto``) with the engine; LogError at an illegal one."""
-    header = log.header
-    variant: Variant = get_game(header.game)
+def _fresh(header: Header, variant: Variant) -> Session:
     try:
         deal = parse_deal(header.deal)
     except CarpetError as exc:
-        raise LogError(f"bad deal in header: {exc}", unreadable=True) from None
+        raise _bad(f"bad deal in header: {exc}") from None
+    if deal.text != header.deal:
+        raise _bad(f"deal {header.deal!r} is not in its canonical form ({deal.text})")
     session = Session(variant, deal)
-    if session.state.digest() != header.layout:
+    found = digest_text(session, header.version)
+    if found != header.layout:
         raise LogError(f"initial layout digest {header.layout} does not match deal {deal.text} "
-                       f"of {variant.id} ({session.state.digest()})", unreadable=False)
-    act = session.act
-    events = log.events if upto is None else log.events[:upto]
-    for i, (action, clock) in enumerate(events, 1):
-        try:
-            act(action, clock)
-        except CarpetError as exc:
-            raise LogError(f"event {i} ({variant.text(action)}): illegal: {exc}", unreadable=False,
-                           event=i) from None
+                       f"of {variant.id} ({found})", unreadable=False)
     return session
 
 
-def verify(log: Log) -> Session:
+def _illegal(exc: ReplayError, variant: Variant, session: Session | None = None) -> LogError:
+    i = exc.event
+    action = exc.action
+    what = f" ({variant.text(action)})" if action is not None and _nameable(variant, action) else ""
+    return LogError(f"event {i}{what}: illegal: {exc}", unreadable=False, event=i)
+
+
+def _nameable(variant: Variant, action: int) -> bool:
+    try:
+        variant.text(action)
+    except (CarpetError, IndexError, ValueError):
+        return False
+    return True
+
+
+def _check_clocks(items, clocks: array) -> None:
+    if clocks and max(clocks) > CLOCK_LIMIT:
+        i = next(k for k, c in enumerate(clocks) if c > CLOCK_LIMIT) + 1
+        raise LogError(f"event {i}: corrupt clock reading beyond 2^40 ms", unreadable=True, event=i)
+
+
+def _check_order(events: Events, variant: Variant) -> None:
+    """Within an attempt, no clock reading before the previous one (Session.act's rule)."""
+    actions, clocks = events.actions, events.clocks
+    previous = 0
+    for i in range(len(actions)):
+        clock = clocks[i]
+        if clock < previous:
+            raise LogError(f"event {i + 1} ({variant.text(actions[i])}): illegal: clock reading {clock} ms is "
+                           f"before the previous one ({previous} ms)", unreadable=False, event=i + 1)
+        previous = 0 if actions[i] == RESTART else clock
+
+
+def replay(log: Log, upto: int | None = None, *, keep_history: bool = False, step=None) -> Session:
+    """Re-play the log's events (the first ``upto``) with the engine; LogError at an illegal one."""
+    variant = get_game(log.header.game)
+    events = _as_events(log.events)
+    session = _fresh(log.header, variant)
+    if upto is None and not keep_history and step is None and events.memo is not None and events.memo[0]:
+        return events.memo[0]
+    _check_order(events if upto is None else events[:upto], variant)
+    try:
+        session, _ = run(session, events.actions, events.clocks, from_codes=False, upto=upto,
+                         keep_history=keep_history, step=step)
+    except ReplayError as exc:
+        session.events = events
+        raise _illegal(exc, variant, session) from None
+    return session
+
+
+def verify(log: Log, *, keep_history: bool = False) -> Session:
     """Full check: every event legal, summary as replayed, digest intact.  Returns the session."""
-    session = replay(log)
+    variant = get_game(log.header.game)
+    events = _as_events(log.events)
+    memo = events.memo
+    confirmed = False
+    if memo is not None and memo[0] is not None and not keep_history:
+        session, codes, confirmed = memo
+    else:
+        _check_order(events, variant)
+        session = _fresh(log.header, variant)
+        want = log.header.version == 2
+        try:
+            session, codes = run(session, events.actions, events.clocks, from_codes=False,
+                                 want_codes=want, keep_history=keep_history)
+        except ReplayError as exc:
+            session.events = events
+            raise _illegal(exc, variant, session) from None
+        events.memo = (session, codes, False) if not keep_history else None
     s = log.summary
+    if log.header.version != 1 and not confirmed:
+        expected = _digest_v2(_payload_v2(log.header, codes, _deltas(events), s)).hex()
+        if s.digest != expected:
+            raise LogError("digest mismatch: the header, events or summary were edited or corrupted",
+                           unreadable=False)
     found = (session.status, session.score, session.moves, session.redeals_left, session.clock_ms,
-             session.state.digest())
+             digest_text(session, log.header.version))
     claimed = (s.status, s.score, s.moves, s.redeals_left, s.elapsed_ms, s.position)
     names = ("status", "score", "moves", "redeals_left", "elapsed_ms", "position")
-    for name, want, got in zip(names, claimed, found):
-        if want != got:
-            raise LogError(f"summary {name} says {want!r} but the replay gives {got!r}", unreadable=False)
-    expected = seal(log.header, pack_events(log.events, session.variant.action_count))
-    if s.digest != expected:
+    for name, want_, got in zip(names, claimed, found):
+        if want_ != got:
+            raise LogError(f"summary {name} says {want_!r} but the replay gives {got!r}", unreadable=False)
+    if log.header.version == 1 and s.digest != seal(log.header, pack_events(events, variant.action_count)):
         raise LogError("digest mismatch: the header or events were edited or corrupted", unreadable=False)
     return session
+
+
+def check(data: bytes, *, keep_history: bool = False) -> tuple[Log, Session]:
+    """Decode and verify any form: what every reader of a file runs (one replay)."""
+    if is_text(data):
+        from .text import check_text
+        return check_text(data, keep_history=keep_history)
+    log = decode(data)
+    return log, verify(log, keep_history=keep_history)
+
+
+FORMS = ("binary", "json", "text")
+
+
+def to_bytes(log: Log, *, as_json: bool = False, form: str | None = None) -> bytes:
+    """The bytes to write for ``log`` in ``form``, read back and checked first: the writer never
+    writes what the reader refuses (digest, limits, summary, every event)."""
+    form = form or ("json" if as_json else "binary")
+    try:
+        if form == "text":
+            from .text import encode_text
+            data = encode_text(log)
+        else:
+            data = encode(log, as_json=form == "json")
+        back, _ = check(data)
+    except LogError as exc:
+        raise LogError(f"refusing to write a log that would not read back: {exc}", unreadable=True) from None
+    if back.header != log.header or back.summary != log.summary or _as_events(back.events) != _as_events(log.events):
+        raise LogError("refusing to write a log that would not read back the same", unreadable=True)
+    return data

@@ -1,21 +1,13 @@
-"""The position as INTERFACE.md's JSON object (what ``deal``/``show``/``play --json`` print)."""
+"""The position as the CLI prints it (docs/format.md, "Documents the CLI prints"): deal, show, play."""
 
 from __future__ import annotations
 
 from carpet.core import Session
 
+from .documents import Position
 
-def position_document(session: Session, **extra) -> dict:
-    doc = {
-        "game": session.variant.id,
-        "deal": session.deal.text,
-        "status": session.status,
-        "score": session.score,
-        "moves": session.moves,
-        "redeals_left": session.redeals_left,
-        "elapsed_ms": session.clock_ms,
-        "layout": session.state.layout(),
-        "events": len(session.events),
-    }
-    doc.update(extra)
-    return doc
+
+def position_document(session: Session, **extra) -> Position:
+    return Position(game=session.variant.id, deal=session.deal.text, status=session.status, score=session.score,
+                    moves=session.moves, redeals_left=session.redeals_left, elapsed_ms=session.clock_ms,
+                    layout=session.state.layout(), events=len(session.events), **extra)

@@ -3,6 +3,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["pytester"]  # tests/test_pytest_plugin.py runs pytest on folders of games
+
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).parent.parent
 

@@ -1,4 +1,4 @@
-"""The carpet family (carpet, carpet-auto, carpet-foster) against RULES.md, "Carpet family".
+"""The carpet family (carpet, carpet-auto, carpet-foster) against docs/rules.md, "Carpet family".
 
 Golden deals come from PySolFC (vectors.json) and from an independent implementation of
 the numbering (pysol_orders.json); the rest are hand-checked plays, hand-built positions,
@@ -21,7 +21,7 @@ from carpet.core.carpet import (
     WASTE_TO_FOUNDATION, CarpetState, parse_cell,
 )
 from carpet.core.game import FIRST_ACTION, HINT, LOST, PLAYING, RESTART, UNDO, WON
-from carpet.core.players import simple_action
+from carpet.core.autoplay import simple_action
 from playthrough import perft
 
 DATA = Path(__file__).parent / "data"
@@ -317,9 +317,9 @@ def test_auto_has_no_fill_actions():
         assert not variant.valid_index(a)
         unchanged_after_illegal(state, a, "not a carpet-auto action")
     for text in ("w>a1", "s>a1", "2D>a1", "w>a1", "s>a1", "2D>a1"):
-        with pytest.raises(BadAction, match="fills its gaps by itself"):
+        with pytest.raises(IllegalAction, match="fills its gaps by itself"):  # well-formed: exit 1
             variant.parse(text, state)
-        with pytest.raises(BadAction):
+        with pytest.raises(BadAction):  # but no action of this game, so no log holds it
             variant.parse_canonical(text)
 
 
@@ -344,7 +344,7 @@ def test_foster_phase_1_refills_and_aces_go_up():
     assert texts(state) == ["a2>F"]
     for move in ("turn", "w>F", "w>a2"):
         unchanged_after_illegal(state, move, "phase 1")
-    with pytest.raises(BadAction, match="never fills a gap from the stock"):
+    with pytest.raises(IllegalAction, match="never fills a gap from the stock"):
         state.variant.parse("s>a2", state)
     unchanged_after_illegal(state, STOCK_FILL + 1, "not a carpet-foster action")
     unchanged_after_illegal(state, "9S", "no spades foundation yet")
@@ -460,7 +460,7 @@ def test_canonical_round_trip(game):
 
 @pytest.mark.parametrize("game", IDS)
 def test_dash_is_read_as_the_separator(game):
-    """`>` is the canonical separator (as in INTERFACE.md's 7H>b5); `-`, which needs no quoting
+    """`>` is the canonical separator (as in the grid family's 7H>b5); `-`, which needs no quoting
     in a shell, is read in its place, typed and in the JSON form of a log."""
     variant = get_game(game)
     state = new(game)
@@ -508,12 +508,21 @@ def test_shorthand_resolution():
         variant.parse("3C>a2", state)
 
 
-@pytest.mark.parametrize("text", ["", "xx", "a1-", "-F", "a1>b2", "s>F", "b3", "w-e1", "w-a6",
-                                  "1H", "a1-G", "w>w", "QQ-F", "a1->F", "a1>F-F",
-                                  "a1>", ">F", "a1>b2", "s>F", "w>e1", "a1>G", "w>w", "QQ>F"])
+@pytest.mark.parametrize("text", ["", "xx", "a1-", "-F", "b3", "w-e1", "w-a6",
+                                  "1H", "a1-G", "QQ-F", "a1->F", "a1>F-F",
+                                  "a1>", ">F", "w>e1", "a1>G", "QQ>F", "a1>zz", "zz>a1", "zz>w"])
 def test_bad_text(text):
     state = new("carpet")
     with pytest.raises(BadAction):
+        state.variant.parse(text, state)
+
+
+@pytest.mark.parametrize("text, why", [("a1>b2", "never move to another cell"), ("a1-b2", "another cell"),
+                                       ("s>F", "turn it first"), ("w>w", "only the stock top"),
+                                       ("a1>w", "only the stock top"), ("2D>w", "only the stock top")])
+def test_well_formed_moves_the_rules_refuse_are_illegal_not_bad(text, why):
+    state = new("carpet")
+    with pytest.raises(IllegalAction, match=why):
         state.variant.parse(text, state)
 
 

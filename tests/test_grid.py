@@ -1,17 +1,20 @@
-"""Коврик rules, one by one, on chosen positions (RULES.md, grid family)."""
+"""Коврик rules, one by one, on chosen positions (docs/rules.md, "Grid family")."""
 
 import pytest
 
 from carpet.core import IllegalAction, Session, get_game, parse_deal
 from carpet.core.cards import parse_face
 from carpet.core.game import LOST, PLAYING, WON
-from carpet.core.grid import REDEAL, cell_name, move_action, parse_cell
+from carpet.core.grid import REDEAL
 
 from grid_positions import BASIC, grid
 
 
+KOVRIK = get_game("kovrik")
+
+
 def mv(card: str, cell: str) -> int:
-    return move_action(parse_face(card), parse_cell(cell))
+    return KOVRIK.move(parse_face(card), KOVRIK.board.parse_cell(cell))
 
 
 def texts(state) -> set[str]:
@@ -19,7 +22,7 @@ def texts(state) -> set[str]:
 
 
 def test_locks_are_found_from_column_zero():
-    assert grid("kovrik", BASIC).locked == [2, 0, 13, 1]
+    assert grid("kovrik", BASIC).prefix == [2, 0, 13, 1]
 
 
 def test_legal_actions_of_a_position():
@@ -46,7 +49,7 @@ AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD 6H ..
     with pytest.raises(IllegalAction, match="does not fit"):
         hard.apply(mv("6H", "b6"))
     easy.apply(mv("6H", "b6"))
-    assert easy.locked[1] == 5  # 6♥ at b6 is not next to 5♥ (K♦ is between): nothing locks
+    assert easy.prefix[1] == 5  # 6♥ at b6 is not next to 5♥ (K♦ is between): nothing locks
     # d12 is now empty: right of Q♦ it takes K♦ by the right rule, in both games
     assert "KD>d12" in texts(easy)
 
@@ -85,7 +88,7 @@ def test_a_move_that_locks_several_cards_scores_each():
     st = grid("kovrik", BASIC)
     before = st.score
     st.apply(mv("3C", "a2"))
-    assert st.locked[0] == 4  # 3♣ joins 4♣ already in place... a3 held 4♣
+    assert st.prefix[0] == 4  # 3♣ joins 4♣ already in place... a3 held 4♣
     assert st.score - before == 2 * 15
     with pytest.raises(IllegalAction, match="locked"):
         st.apply(mv("4C", "a4"))
@@ -100,7 +103,7 @@ def test_shuffle_variant_scores_ten_per_lengthening_move():
 def test_ace_to_column_zero_locks_and_scores():
     st = grid("kovrik", BASIC)
     st.apply(mv("AD", "b0"))
-    assert st.locked[1] == 1  # A♦, and 2♥ beside it is not 2♦
+    assert st.prefix[1] == 1  # A♦, and 2♥ beside it is not 2♦
     assert st.score == 15
     st = grid("kovrik-shuffle", BASIC)
     st.apply(mv("AD", "b0"))
@@ -132,13 +135,13 @@ def test_click_goes_to_first_fitting_cell_row_major():
 
 def test_fixed_redeal_order():
     st = grid("kovrik", BASIC)
-    locked_before = list(st.locked)
-    loose = [c for cell, c in enumerate(st.cells) if c >= 0 and cell % 14 >= st.locked[cell // 14]]
+    locked_before = list(st.prefix)
+    loose = [c for cell, c in enumerate(st.cells) if c >= 0 and cell % 14 >= st.prefix[cell // 14]]
     st.apply(REDEAL)
-    assert st.locked == locked_before and st.redeals_used == 1
+    assert st.prefix == locked_before and st.redeals_used == 1
     # each row's gap is its first unlocked cell
     for row in range(4):
-        assert st.cells[row * 14 + st.locked[row]] == -1
+        assert st.cells[row * 14 + st.prefix[row]] == -1
     # laid column by column into the unlocked non-gap cells
     targets = [r * 14 + c for c in range(14) for r in range(4) if c > locked_before[r]]
     assert [st.cells[t] for t in targets] == loose
@@ -166,7 +169,7 @@ def test_shuffle_redeal_uses_and_advances_the_deal_generator():
     a.act(REDEAL, 0)
     assert a.state.cells != first  # the generator moved on
     for row in range(4):
-        assert a.state.cells[row * 14 + a.state.locked[row]] == -1
+        assert a.state.cells[row * 14 + a.state.prefix[row]] == -1
 
 
 def test_kovrik_shuffle_two_has_two_shuffles_and_unlimited_has_none_counted():
@@ -221,12 +224,13 @@ def test_move_bonus(moves, bonus):
 
 
 def test_cell_names_round_trip():
+    board = KOVRIK.board
     for cell in range(56):
-        assert parse_cell(cell_name(cell)) == cell
+        assert board.parse_cell(board.cell_name(cell)) == cell
 
 
 def test_dash_is_read_as_the_separator():
-    """Canonical is 7H>b5 (INTERFACE.md); 7H-b5 needs no quoting in a shell and means the same."""
+    """Canonical is 7H>b5 (docs/format.md); 7H-b5 needs no quoting in a shell and means the same."""
     st = grid("kovrik", BASIC)
     v = st.variant
     for action in st.legal_actions():
@@ -248,3 +252,80 @@ def test_fast_move_check_agrees_with_the_move_list(game):
             if not actions:
                 break
             session.act(rng.choice(actions), 0)
+
+
+# --- the board is the variant's: other sizes share the engine -------------------------------------
+from dataclasses import replace  # noqa: E402
+
+from carpet.core.grid import EMPTY, Board, GridVariant  # noqa: E402
+
+from playthrough import random_session  # noqa: E402
+
+
+def _aces_out(order, board):
+    """Card i to cell i; an ace goes nowhere (a Montana-style deal)."""
+    return [EMPTY if card % 13 == 0 else card for card in order]
+
+
+GAPS = GridVariant("test-gaps", source="test", summary="4x13, twos to column 0", rules="(decision: none)",
+                   board=Board(cols=13, base=1, deal=_aces_out), redeals=2, card_points=1)
+# a new member of the family is its differences: here twice the rows and two decks
+DOUBLE = GridVariant("test-double", source="test", summary="8x13, two decks", rules="(decision: none)",
+                     board=replace(GAPS.board, rows=8, decks=2), redeals=2, card_points=1)
+
+
+@pytest.mark.parametrize("variant", [GAPS, DOUBLE], ids=lambda v: v.id)
+def test_other_boards_play_on_the_same_engine(variant):
+    board = variant.board
+    state = variant.new_state(parse_deal("5"))
+    assert len(state.cells) == board.rows * board.cols
+    assert state.gaps == [c for c, card in enumerate(state.cells) if card == EMPTY]
+    assert len(state.gaps) == board.rows  # the aces left out: one gap per row
+    assert len(state.all_cards()) == 48 * board.decks
+    for seed in range(6):
+        session = random_session(variant, seed, 150)  # cards kept, undo inverts, at every step
+        for action in session.legal_actions():
+            assert variant.parse(variant.text(action), session.state) == action
+
+
+def test_two_decks_build_on_either_twin():
+    state = DOUBLE.new_state(parse_deal("5"))
+    gap = next(g for g in state.gaps if g % 13 and state.cells[g - 1] != EMPTY and state.cells[g - 1] % 13 != 12)
+    left = state.cells[gap - 1]
+    fitting = {card for card in range(104) if state.where[card] >= 0 and state.fits(card, gap)}
+    assert fitting == {left % 52 + 1, left % 52 + 53}  # the same face from either deck
+    text = DOUBLE.text(DOUBLE.move(left % 52 + 53, gap))
+    assert text.split(">")[0].endswith("'") and DOUBLE.parse_canonical(text) == DOUBLE.move(left % 52 + 53, gap)
+
+
+def _gaps_position(text):
+    from carpet.core.grid import GridState
+    return GridState.from_rows(GAPS, [[None if c == ".." else c for c in line.split()]
+                                      for line in text.strip().splitlines()])
+
+
+def test_without_locks_a_move_may_lengthen_a_row_several_cards_at_once():
+    state = _gaps_position("""
+2C 3C 4C .. 6C 7C 8C 9C TC JC QC KC 5C
+2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS ..
+2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH ..
+2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD ..
+""")
+    assert state.prefix == [3, 12, 12, 12] and state.score == 39  # the score counts the rows' runs
+    state.apply(GAPS.move(parse_face("5C"), GAPS.board.parse_cell("a3")))
+    assert state.prefix == [12, 12, 12, 12] and state.score == 48 and state.status == WON
+
+
+def test_without_locks_a_card_may_leave_its_row_and_the_run_is_cut_there():
+    state = _gaps_position("""
+2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC ..
+.. 3S 4S 5S 6S 7S 8S 9S TS JS QS KS 2S
+2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH ..
+2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD ..
+""")
+    assert state.prefix == [12, 0, 12, 12] and state.score == 36
+    assert not state.is_locked(parse_face("2C"))
+    state.apply(GAPS.move(parse_face("2C"), GAPS.board.parse_cell("b0")))  # column 0 takes any two
+    assert state.prefix == [0, 1, 12, 12] and state.score == 25
+    with pytest.raises(IllegalAction, match="not in this game"):
+        state.apply(GAPS.move(parse_face("AS"), GAPS.board.parse_cell("a0")))

@@ -8,16 +8,19 @@ import pytest
 from carpet.core import GAMES, RESTART, Session, get_game, parse_deal
 from carpet.formats import LogError, decode, encode, new_header, record, verify
 from carpet.formats.files import locked, read_log, write_atomic, write_log
-from carpet.formats.log import pack_events, unpack_events
+from carpet.formats.log import pack_events, reseal, unpack_events
 
 from playthrough import random_session
 
 CREATED = "2026-11-29T12:00:00.000Z"
 
 
-def sample(game="kovrik", seed=3, steps=60):
+VERSIONS = (1, 2)
+
+
+def sample(game="kovrik", seed=3, steps=60, version=2):
     session = random_session(GAMES[game], seed, steps, check=False)
-    return record(session, new_header(session, created=CREATED, tool="test"))
+    return record(session, new_header(session, created=CREATED, tool="test", version=version))
 
 
 def rejects(data: bytes) -> bool:
@@ -28,8 +31,9 @@ def rejects(data: bytes) -> bool:
     return False
 
 
-def test_every_single_flipped_byte_is_detected():
-    data = encode(sample(steps=25))
+@pytest.mark.parametrize("version", VERSIONS)
+def test_every_single_flipped_byte_is_detected(version):
+    data = encode(sample(steps=25, version=version))
     for i in range(len(data)):
         for mask in (0x01, 0x80, 0xFF):
             bad = bytearray(data)
@@ -37,9 +41,10 @@ def test_every_single_flipped_byte_is_detected():
             assert rejects(bytes(bad)), f"flip {mask:#x} at byte {i} went unnoticed"
 
 
-def test_every_truncation_is_detected():
+@pytest.mark.parametrize("version", VERSIONS)
+def test_every_truncation_is_detected(version):
     for as_json in (False, True):
-        data = encode(sample(steps=25), as_json=as_json)
+        data = encode(sample(steps=25, version=version), as_json=as_json)
         for n in range(len(data) - 1):  # JSON may lose its final newline harmlessly
             cut = data[:n]
             if as_json and cut.rstrip() == data.rstrip():
@@ -47,42 +52,69 @@ def test_every_truncation_is_detected():
             assert rejects(cut), f"truncated to {n} bytes went unnoticed"
 
 
-def test_a_raised_score_fails_with_a_clear_reason():
-    log = sample()
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("as_json", (False, True))
+def test_a_raised_score_fails_with_a_clear_reason(version, as_json):
+    log = sample(version=version)
     forged = msgspec.structs.replace(log, summary=msgspec.structs.replace(log.summary, score=log.summary.score + 15))
+    # resealed (a digest computed afresh): the replay finds the score wrong
     with pytest.raises(LogError, match="score") as info:
-        verify(decode(encode(forged)))
+        verify(decode(encode(reseal(forged), as_json=as_json)))
     assert not info.value.unreadable
+    # as edited: version 1 checks the summary by replay, version 2's digest covers it too
+    with pytest.raises(LogError, match="score" if version == 1 else "digest"):
+        verify(decode(encode(forged, as_json=as_json)))
 
 
-def test_an_edited_clock_reading_breaks_the_digest():
-    log = sample()
+@pytest.mark.parametrize("version", VERSIONS)
+def test_an_edited_clock_reading_breaks_the_digest(version):
+    log = sample(version=version)
     events = list(log.events)
     action, clock = events[-1]
     events[-1] = (action, clock + 1)
     forged = msgspec.structs.replace(log, events=events,
                                      summary=msgspec.structs.replace(log.summary, elapsed_ms=log.summary.elapsed_ms + 1))
-    with pytest.raises(LogError, match="digest"):
-        verify(decode(encode(forged)))
+    for as_json in (False, True):
+        with pytest.raises(LogError, match="digest"):
+            verify(decode(encode(forged, as_json=as_json)))
 
 
-def test_an_illegal_event_is_named():
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("as_json", (False, True))
+def test_an_illegal_event_is_named(version, as_json):
     session = Session(get_game("kovrik"), parse_deal("1"))
-    log = record(session, new_header(session, created=CREATED, tool="t"))
-    bad = msgspec.structs.replace(log, events=[(3 + 1 + 0 * 56 + 5, 10)])  # A♣ to a5, which holds the 5♦
-    with pytest.raises(LogError, match=r"event 1 \(AC>a5\): illegal: a5 is not empty"):
-        verify(decode(encode(bad)))
+    log = record(session, new_header(session, created=CREATED, tool="t", version=version))
+    bad = reseal(msgspec.structs.replace(log, events=[(3 + 1 + 0 * 56 + 5, 10)]))  # A♣ to a5, which holds the 5♦
+    with pytest.raises(LogError, match=r"event 1 \(AC>a5\): illegal: a5 is not empty") as info:
+        verify(decode(encode(bad, as_json=as_json)))
+    assert not info.value.unreadable
 
 
-def test_newer_version_and_unknown_game_are_unsupported():
-    log = sample()
-    newer = msgspec.structs.replace(log, header=msgspec.structs.replace(log.header, version=2))
-    with pytest.raises(LogError, match="unsupported log version 2") as info:
-        decode(encode(newer))
-    assert info.value.unreadable
+@pytest.mark.parametrize("version", VERSIONS)
+def test_newer_version_and_unknown_game_are_unsupported(version):
+    log = sample(version=version)
+    if version == 2:
+        newer = msgspec.structs.replace(log, header=msgspec.structs.replace(log.header, version=3))
+        files = [encode(newer), encode(newer, as_json=True)]
+    else:  # as version 1 lays them out, with 3 in the version field
+        binary = encode(log)
+        assert binary[13] == 1
+        files = [binary[:13] + b"\x03" + binary[14:],
+                 encode(log, as_json=True).replace(b'"version":1', b'"version":3')]
+    for data in files:
+        with pytest.raises(LogError, match="unsupported log version 3") as info:
+            decode(data)
+        assert info.value.unreadable
+        assert "\n" not in str(info.value)
     data = encode(log, as_json=True).replace(b'"game":"kovrik"', b'"game":"klondike"')
     with pytest.raises(LogError, match="unknown game 'klondike'"):
         decode(data)
+    if version == 2:  # the binary form names kovrik by its code (1): an unknown code is refused
+        data = bytearray(encode(log))
+        assert data[4] == 1
+        data[4] = 99
+        with pytest.raises(LogError, match="unknown game"):
+            decode(bytes(data))
 
 
 @pytest.mark.parametrize("data", [b"", b"   ", b"\x00\x01", b"{}", b"[]", b"{\"header\": 5}", b"\x93\x01\x02\x03",
@@ -98,10 +130,10 @@ def test_packing_is_lossless_across_restarts():
     assert unpack_events(pack_events(events, 1000), 1000) == events
 
 
-def test_a_move_costs_about_five_bytes():
+def test_a_move_costs_about_five_bytes_in_version_1():
     # A move every 0.1 s .. 4 s, like a person or a script pacing itself.
-    long = sample("kovrik", seed=4, steps=2000)
-    empty = record(Session(get_game("kovrik"), long.header and parse_deal(long.header.deal)), long.header)
+    long = sample("kovrik", seed=4, steps=2000, version=1)
+    empty = record(Session(get_game("kovrik"), parse_deal(long.header.deal)), long.header)
     per_event = (len(encode(long)) - len(encode(empty))) / len(long.events)
     assert per_event <= 5.5
     assert len(encode(long)) / len(long.events) <= 8
@@ -153,7 +185,7 @@ def test_reading_errors_are_one_line(tmp_path):
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-_VALID = {False: encode(sample(steps=30)), True: encode(sample(steps=30), as_json=True)}
+_VALID = {(v, j): encode(sample(steps=30, version=v), as_json=j) for v in VERSIONS for j in (False, True)}
 
 
 def _only_log_errors(data: bytes) -> None:
@@ -170,17 +202,18 @@ def test_arbitrary_bytes_fail_only_with_log_error(data):
 
 
 @settings(max_examples=300, deadline=None)
-@given(as_json=st.booleans(), edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1,
-                                             max_size=4))
-def test_edited_logs_fail_only_with_log_error(as_json, edits):
-    data = bytearray(_VALID[as_json])
+@given(version=st.sampled_from(VERSIONS), as_json=st.booleans(),
+       edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=4))
+def test_edited_logs_fail_only_with_log_error(version, as_json, edits):
+    data = bytearray(_VALID[version, as_json])
     for where, value in edits:
         data[where % len(data)] = value
     _only_log_errors(bytes(data))
 
 
-def test_huge_numbers_in_a_json_log_are_refused_cleanly():
-    text = _VALID[True].decode()
+@pytest.mark.parametrize("version", VERSIONS)
+def test_huge_numbers_in_a_json_log_are_refused_cleanly(version):
+    text = _VALID[version, True].decode()
     doc = msgspec.json.decode(text)
     doc["events"][0][1] = 10**30
     with pytest.raises(LogError):

@@ -1,4 +1,4 @@
-"""The quilt family: crazy-quilt, indian-carpet, persian-carpet (RULES.md, "Quilt family")."""
+"""The quilt family: crazy-quilt, indian-carpet, persian-carpet (docs/rules.md, "Quilt family")."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from carpet.core.quilt import (
     ACTION_COUNT, BASES, EMPTY, REDEAL, TURN, AmbiguousAction, QuiltState, cell_name, orientation,
     parse_cell,
 )
-from carpet.core.players import best_action
+from carpet.core.autoplay import best_action
 from carpet.core.solver import hint_action, solve
 from playthrough import perft
 
@@ -355,7 +355,7 @@ def test_redeal_needs_a_waste():
 def test_persian_has_no_stock():
     state = PC.new_state(parse_deal("1"))
     for word in ("turn", "w>UH", "a1>w"):
-        with pytest.raises(BadAction):
+        with pytest.raises(IllegalAction, match="has no"):
             PC.parse(word, state)
     with pytest.raises(IllegalAction, match="has no redeal"):
         PC.parse("redeal", state)
@@ -472,9 +472,12 @@ def test_parse_forms():
         CQ.parse("h8", state)
     with pytest.raises(IllegalAction, match="b2 is empty"):
         CQ.parse("b2>U", state)
-    for bad in ("", "x9", "a1>x", "a1>UX", "11H", "a1>r9", "r1>UH", "a1>"):
+    for bad in ("", "x9", "a1>x", "a1>UX", "11H", "a1>r9", "a1>"):
         with pytest.raises(BadAction):
             CQ.parse(bad, state)
+    for refused in ("r1>UH", "a1>r1", "w>w"):  # places of the family this game lacks or never joins
+        with pytest.raises(IllegalAction, match="no reserves|only quilt cards"):
+            CQ.parse(refused, state)
 
 
 def test_shorthand_ambiguity_between_two_copies():

@@ -107,7 +107,9 @@ def test_other_carpets_answers_confirmed_breadth_first(game, numbers):
 
 QUICK_WINS = {"kovrik": 1, "kovrik-hard": 1, "kovrik-shuffle": 1, "kovrik-shuffle-2": 3, "carpet": 2,
               "carpet-auto": 2, "carpet-foster": 2, "crazy-quilt": 20, "indian-carpet": 3,
-              "persian-carpet": 4}
+              "persian-carpet": 4, "montana": 1, "spaces": 1, "station": 1, "free-parking": 1,
+              "blue-moon": 1, "red-moon": 1, "galary": 1, "jungle": 1, "spaces-and-aces": 6}
+OPEN = {"kovrik", "kovrik-hard", "persian-carpet", "spaces-and-aces"}
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -116,7 +118,7 @@ def test_a_won_line_replays_and_verifies(game):
     solution = solve(session, nodes=150_000)
     assert solution.result == "won"
     replays_to_a_win(session, solution)
-    assert solution.information == ("open" if game in ("kovrik", "kovrik-hard", "persian-carpet") else "full")
+    assert solution.information == ("open" if game in OPEN else "full")
 
 
 def endgames(game: str, cuts=(6, 12, 20), walks=4, seed=0):
@@ -137,6 +139,8 @@ def endgames(game: str, cuts=(6, 12, 20), walks=4, seed=0):
 
 
 @pytest.mark.parametrize("game,cuts", [("kovrik", (8, 16)), ("kovrik-hard", (8, 16, 24, 32)),
+                                       ("montana", (8, 16, 24)), ("spaces", (8, 16)), ("jungle", (3, 5)),
+                                       ("galary", (8, 16)),
                                        ("kovrik-shuffle-2", (8, 16, 24)), ("carpet-auto", (8, 16, 24)),
                                        ("carpet-foster", (8, 16, 24)), ("crazy-quilt", (8, 16, 24, 32)),
                                        ("indian-carpet", (8, 16, 24, 32)), ("persian-carpet", (4, 8))])

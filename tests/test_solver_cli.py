@@ -17,7 +17,7 @@ from carpet.core.solver import hint_action, working_copy
 
 from clitools import doc, run
 
-#: INTERFACE.md's keys, and what this command adds
+#: the keys of docs/schemas/solve.schema.json
 SOLVE_KEYS = {"game", "deal", "result", "line", "moves", "score", "nodes", "seconds", "information",
               "best", "file", "events", "output"}
 
@@ -157,8 +157,8 @@ def test_following_the_hint_from_any_position_never_comes_back(game, number, wal
 
 
 def test_bench_solve_reports_answers_and_speed():
-    d = json.loads(run("bench", "--solve", "--games", "carpet,kovrik", "--deals", "35-36", "--json").stdout)
+    d = json.loads(run("bench", "--solve", "carpet,kovrik", "--deals", "35-36", "--json").stdout)
     rows = {row["game"]: row for row in d["solve"]}
     assert (rows["carpet"]["won"], rows["carpet"]["unwinnable"]) == (1, 1)
     assert rows["kovrik"]["decided"] == 2 and set(d["nodes_per_second_by_family"]) == {"carpet", "grid"}
-    assert run("bench", "--solve", "--deals", "x").exit_code == 2
+    assert run("bench", "--solve", "all", "--deals", "x").exit_code == 2

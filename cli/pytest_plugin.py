@@ -1,0 +1,164 @@
+"""Recorded carpet games as pytest tests: each game in the folders you name is one test.
+
+Installed with carpet and registered through pytest's ``pytest11`` entry point (as
+``carpet``; ``-p no:carpet`` switches it off).  It does nothing until a project names
+folders of games, in its pytest configuration::
+
+    [tool.pytest.ini_options]            # pyproject.toml; in pytest.ini or tox.ini:
+    carpet_games = ["fixtures"]          #   carpet_games = fixtures
+
+or on the command line, ``pytest --carpet-games fixtures`` (repeatable).  A folder named in
+the configuration is collected whenever pytest runs on its default paths, as ``testpaths``
+are; a folder named on the command line is collected in any case.  Sub-folders count too.
+
+Collected: ``*.carpet`` and ``*.carpet.json`` files, and ``*.log`` and ``*.json`` files whose
+first bytes name the carpet log format (other ``.log`` and ``.json`` files are left alone and
+listed in one line at the end of the run).  Not yet: the text form ``*.carpet.txt``, which
+has no reader in ``carpet.formats`` yet; once it has, add its suffix to ``GAME_SUFFIXES``.
+
+Each game is one test item named after its file (``games/kovrik-won.carpet::kovrik-won.carpet``).
+It passes when the game verifies as ``carpet verify`` checks it, and fails with one report:
+the verifier's line, which event, what was expected there, what the file has, and the
+position there drawn as plain text (:mod:`carpet.cli.explain`).
+
+This module imports only pytest and the standard library: a pytest run of any project
+with carpet installed pays nothing for it until a game is collected.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+#: files with these names are recorded games: one that does not read or verify fails
+GAME_SUFFIXES = (".carpet", ".carpet.json")
+#: files with these names are games when they look like one (their first bytes name the format)
+MAYBE_SUFFIXES = (".log", ".json")
+SNIFF_BYTES = 256
+
+_FOLDERS = pytest.StashKey[list]()
+_LEFT_ALONE = pytest.StashKey[list]()
+
+
+def pytest_addoption(parser) -> None:
+    group = parser.getgroup("carpet", "recorded carpet games")
+    group.addoption("--carpet-games", action="append", default=[], metavar="DIR",
+                    help="verify every recorded carpet game under DIR as a test (may be repeated)")
+    parser.addini("carpet_games", type="paths", default=[],
+                  help="folders of recorded carpet games, each game verified as a test")
+
+
+def pytest_configure(config) -> None:
+    config.stash[_FOLDERS] = []
+    config.stash[_LEFT_ALONE] = []
+    if getattr(config.option, "help", False) or getattr(config.option, "version", False):
+        return
+    given = [Path(config.invocation_params.dir, d) for d in config.getoption("carpet_games")]
+    named = [Path(p) for p in config.getini("carpet_games")]
+    folders = []
+    for folder in given + named:
+        folder = folder.resolve()
+        if not folder.exists():
+            raise pytest.UsageError(f"carpet games: no such folder: {folder}")
+        if folder not in folders:
+            folders.append(folder)
+    if not folders:
+        return
+    config.stash[_FOLDERS] = folders
+    # Collect them: the command line's always; the configuration's when pytest runs on its default
+    # paths (no paths given), as testpaths are. pytest has no hook to add a path to collect, so the
+    # folders join the paths it was about to collect.
+    explicit = bool(getattr(config.option, "file_or_dir", None))
+    for folder in given + ([] if explicit else named):
+        folder = folder.resolve()
+        if not _covered(folder, config.args, config.invocation_params.dir):
+            config.args.append(str(folder))
+
+
+def _covered(folder: Path, args, base: Path) -> bool:
+    for arg in args:
+        path = Path(base, str(arg).split("::")[0]).resolve()
+        if path == folder or path in folder.parents:
+            return True
+    return False
+
+
+def pytest_report_header(config):
+    folders = config.stash.get(_FOLDERS, None)
+    if folders:
+        return "carpet games: " + ", ".join(_shown(config, f) for f in folders)
+    return None
+
+
+def pytest_collect_file(file_path: Path, parent):
+    folders = parent.config.stash.get(_FOLDERS, None)
+    name = file_path.name
+    if not folders or not name.endswith(GAME_SUFFIXES + MAYBE_SUFFIXES):
+        return None
+    path = file_path.resolve()
+    if not any(path == f or f in path.parents for f in folders):
+        return None
+    if not name.endswith(GAME_SUFFIXES) and not _looks_like_a_game(file_path):
+        parent.config.stash[_LEFT_ALONE].append(file_path)
+        return None
+    return GameFile.from_parent(parent, path=file_path)
+
+
+def _looks_like_a_game(path: Path) -> bool:
+    """A ``.log`` or ``.json`` file is a game when its first bytes name the carpet log format."""
+    from carpet.formats import FORMAT
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(SNIFF_BYTES)
+    except OSError:
+        return True  # then reading it fails in the test, which says why
+    return FORMAT.encode() in head
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    left = config.stash.get(_LEFT_ALONE, [])
+    if left:
+        names = ", ".join(_shown(config, p) for p in sorted(set(left)))
+        terminalreporter.write_line(f"carpet games: {len(set(left))} file(s) left alone, not carpet logs: {names}")
+
+
+def _shown(config, path: Path) -> str:
+    try:
+        return str(Path(path).relative_to(config.rootpath))
+    except ValueError:
+        return str(path)
+
+
+class GameDoesNotVerify(Exception):
+    """A recorded game that fails; the message is the whole report."""
+
+
+class GameFile(pytest.File):
+    """A recorded game: one item, named after the file (as pytest's doctest plugin names a text file's)."""
+
+    def collect(self):
+        yield GameItem.from_parent(self, name=self.path.name)
+
+
+class GameItem(pytest.Item):
+    """Passes when the game verifies: every event legal, the summary as replayed, the digest intact."""
+
+    def runtest(self) -> None:
+        from .explain import check
+
+        report = check(self.path, _shown(self.config, self.path))
+        if report is not None:
+            raise GameDoesNotVerify(report)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, GameDoesNotVerify):
+            from .terminal import fit
+
+            return fit(str(excinfo.value), getattr(sys.__stdout__, "encoding", None))
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        return self.path, None, f"carpet game {self.name}"

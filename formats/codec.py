@@ -1,0 +1,240 @@
+"""Action codes of the binary log, version 2 (docs/format.md, "Action codes").
+
+A version-2 binary log stores each event's action as a small *code* that names it
+relative to the position it is played in, so that the usual actions fit one byte (and
+the actions of a Carpet game half a byte).  Codes 0, 1, 2 are hint, undo and restart
+in every game; from 3 on each family has its own table below.  Every action has a
+code (the last rows are a fallback that carries the action index itself), and every
+code names one action or none, so a writer never meets an action it cannot store and
+a reader never guesses.
+
+The functions read the position's public lists (``cells``, ``gaps``, ``found``,
+``waste``, ``reserves``); tests/test_codec.py pins every family's round trip.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from carpet.core.game import FIRST_ACTION
+
+#: decode result for a code that names no action in this position
+NO_ACTION = -1
+
+
+# --- grid (Коврик, Montana) --------------------------------------------------------------
+# 3: redeal.  4 + g: into the g-th empty cell (row-major, g < 4) the card one above the
+# card on its left (the cell before it); 8 + g: the card one below the card on its right.
+# 12-14: none.  15 + card * G + g: card to the g-th empty cell (G empty cells now).  Past
+# 15 + cards * G: the action index a, as code 15 + cards * G + (a - 4).
+def _grid_layout(state) -> tuple[int, int]:
+    cells = len(state.cells)
+    return cells, (state.variant.action_count - FIRST_ACTION - 1) // cells
+
+
+def grid_code(state, action: int) -> int:
+    if action == FIRST_ACTION:
+        return FIRST_ACTION
+    n_cells, cards = _grid_layout(state)
+    card, cell = divmod(action - FIRST_ACTION - 1, n_cells)
+    gaps = state.gaps
+    if cell not in gaps:
+        return 15 + cards * len(gaps) + action - FIRST_ACTION - 1
+    g = gaps.index(cell)
+    cells = state.cells
+    if g < 4:
+        if cell > 0 and cells[cell - 1] >= 0 and cells[cell - 1] + 1 == card:
+            return 4 + g
+        if cell + 1 < n_cells and cells[cell + 1] > 0 and cells[cell + 1] - 1 == card:
+            return 8 + g
+    return 15 + card * len(gaps) + g
+
+
+def grid_action(state, code: int) -> int:
+    return _grid_decoder(state)(state, code)
+
+
+def _grid_decoder(state) -> Callable:
+    """grid_action with the board's size worked out once (a replay decodes every event)."""
+    n_cells, cards = _grid_layout(state)
+    first_move = FIRST_ACTION + 1
+
+    def decode(state, code: int) -> int:
+        if code < 12:
+            if code == FIRST_ACTION:
+                return FIRST_ACTION
+            gaps = state.gaps
+            g = code & 3
+            if g >= len(gaps):
+                return NO_ACTION
+            cell = gaps[g]
+            cells = state.cells
+            if code < 8:
+                card = cells[cell - 1] + 1 if cell > 0 and cells[cell - 1] >= 0 else -1
+            else:
+                card = cells[cell + 1] - 1 if cell + 1 < n_cells and cells[cell + 1] > 0 else -1
+            return NO_ACTION if card < 0 or card >= cards else first_move + card * n_cells + cell
+        if code < 15:
+            return NO_ACTION
+        gaps = state.gaps
+        card, g = divmod(code - 15, len(gaps))
+        if card < cards:
+            return first_move + card * n_cells + gaps[g]
+        return code - 15 - cards * len(gaps) + first_move
+    return decode
+
+
+# --- carpet ------------------------------------------------------------------------------
+# 3 + s: the card its foundation of suit s needs, from the carpet (s: 0 clubs, 1 spades,
+# 2 hearts, 3 diamonds); 7: waste top to its foundation; 8: turn; 9 + k: waste top into
+# the k-th empty carpet cell (row-major); 29 + k: stock top into the k-th empty cell;
+# 49 + a: the action index a itself.
+_C_FOUND, _C_WASTE_FOUND, _C_TURN, _C_WASTE_FILL, _C_STOCK_FILL = 3, 23, 24, 25, 45  # core/carpet.py
+_CARPET_CELLS = 20
+
+
+def carpet_code(state, action: int) -> int:
+    if action < _C_WASTE_FOUND:
+        card = state.cells[action - _C_FOUND]
+        if card >= 0 and card % 13 == state.found[card // 13]:
+            return 3 + card // 13
+    elif action == _C_WASTE_FOUND:
+        return 7
+    elif action == _C_TURN:
+        return 8
+    else:
+        base, first = (9, _C_WASTE_FILL) if action < _C_STOCK_FILL else (29, _C_STOCK_FILL)
+        cell = action - first
+        cells = state.cells
+        if cells[cell] < 0:
+            return base + cells[:cell].count(-1)
+    return 49 + action
+
+
+def carpet_action(state, code: int) -> int:
+    if code < 7:
+        s = code - 3
+        count = state.found[s]
+        if 0 < count < 13:
+            try:
+                return _C_FOUND + state.cells.index(s * 13 + count)
+            except ValueError:
+                pass
+        return NO_ACTION
+    if code == 7:
+        return _C_WASTE_FOUND
+    if code == 8:
+        return _C_TURN
+    if code < 49:
+        k, first = (code - 9, _C_WASTE_FILL) if code < 29 else (code - 29, _C_STOCK_FILL)
+        seen = -1
+        for cell, card in enumerate(state.cells):
+            if card < 0:
+                seen += 1
+                if seen == k:
+                    return first + cell
+        return NO_ACTION
+    return code - 49 if code >= 49 + FIRST_ACTION else NO_ACTION
+
+
+# --- quilt -------------------------------------------------------------------------------
+# 3: turn; 4: redeal; 5 + 2 * source + d: the card at source (quilt cell 0..63, waste 64,
+# reserve 65..72) to the up (d = 0) or down (d = 1) pile of its own suit; 151 + cell:
+# quilt card onto the waste (crazy-quilt, indian-carpet); 151 + 4 * r + k: onto the top
+# card T of reserve r (persian-carpet), the card being, by k, the first deck's card one
+# rank below T, the second deck's, the first deck's one rank above, the second deck's;
+# 215 + (a - 3): the action index a itself.
+_Q_TARGETS, _Q_CELLS, _Q_WASTE, _Q_TURN, _Q_REDEAL, _Q_TO_WASTE = 17, 64, 64, 1244, 1245, 8  # core/quilt.py
+
+
+def _quilt_top(state, source: int) -> int:
+    if source < _Q_CELLS:
+        return state.cells[source]
+    if source == _Q_WASTE:
+        waste = state.waste
+        return waste[-1] if waste else -1
+    pile = state.reserves[source - _Q_WASTE - 1]
+    return pile[-1] if pile else -1
+
+
+def quilt_code(state, action: int) -> int:
+    if action == _Q_TURN:
+        return 3
+    if action == _Q_REDEAL:
+        return 4
+    source, target = divmod(action - FIRST_ACTION, _Q_TARGETS)
+    if target < 8:
+        card = _quilt_top(state, source)
+        if card >= 0 and card % 52 // 13 == target % 4:
+            return 5 + 2 * source + target // 4
+    elif target == _Q_TO_WASTE:
+        if source < _Q_CELLS and not state.variant.has_reserves:
+            return 151 + source
+    elif state.variant.has_reserves:
+        r = target - _Q_TO_WASTE - 1
+        card, top = _quilt_top(state, source), _quilt_top(state, _Q_WASTE + 1 + r)
+        if card >= 0 and top >= 0 and card % 52 // 13 == top % 52 // 13 and abs(card % 52 - top % 52) == 1:
+            return 151 + 4 * r + (0 if card % 52 < top % 52 else 2) + card // 52
+    return 215 + action - FIRST_ACTION
+
+
+def quilt_action(state, code: int) -> int:
+    if code == 3:
+        return _Q_TURN
+    if code == 4:
+        return _Q_REDEAL
+    if code < 151:
+        source, d = divmod(code - 5, 2)
+        card = _quilt_top(state, source)
+        if card < 0:
+            return NO_ACTION
+        return FIRST_ACTION + source * _Q_TARGETS + d * 4 + card % 52 // 13
+    if code < 215:
+        if not state.variant.has_reserves:
+            return FIRST_ACTION + (code - 151) * _Q_TARGETS + _Q_TO_WASTE
+        r, k = divmod(code - 151, 4)
+        if r >= 8:
+            return NO_ACTION
+        top = _quilt_top(state, _Q_WASTE + 1 + r)
+        if top < 0:
+            return NO_ACTION
+        face = top % 52 + (-1 if k < 2 else 1)
+        if face // 13 != top % 52 // 13 or not 0 <= face < 52:
+            return NO_ACTION
+        card = face + 52 * (k % 2)
+        source = state.loc[card]
+        if source < 0:
+            reserves = state.reserves
+            for j in range(8):
+                if reserves[j] and reserves[j][-1] == card:
+                    source = _Q_WASTE + 1 + j
+                    break
+            else:
+                return NO_ACTION
+        return FIRST_ACTION + source * _Q_TARGETS + _Q_TO_WASTE + 1 + r
+    return code - 215 + FIRST_ACTION
+
+
+def _raw(state, value: int) -> int:
+    return value
+
+
+#: family -> (action -> code, code -> action); a family not listed stores action indexes
+CODECS: dict[str, tuple[Callable, Callable]] = {
+    "grid": (grid_code, grid_action),
+    "carpet": (carpet_code, carpet_action),
+    "quilt": (quilt_code, quilt_action),
+}
+#: family -> a maker of its decoder for one replay, where working things out once pays
+_DECODERS = {"grid": _grid_decoder}
+
+
+def codec(family: str) -> tuple[Callable, Callable]:
+    return CODECS.get(family, (_raw, _raw))
+
+
+def decoder(state) -> Callable:
+    """code -> action for replaying from ``state`` on (the same function as ``codec``'s, made once)."""
+    family = state.variant.family
+    make = _DECODERS.get(family)
+    return make(state) if make else codec(family)[1]

@@ -1,0 +1,150 @@
+"""Every JSON document the CLI prints, one Struct each (docs/format.md, "Documents the CLI prints").
+
+The keys are the contract of docs/format.md; docs/schemas/*.schema.json are generated
+from these Structs (``python -m carpet.formats.schemas``) and a test keeps them current.
+A field left ``UNSET`` is left out of the document.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+
+class Doc(msgspec.Struct, omit_defaults=False):
+    """Base of the documents: printed as one line of JSON."""
+
+
+class Position(Doc):
+    """``deal --json``, ``show --json``, ``play --json``, ``new --json``: the position."""
+
+    game: str
+    deal: str
+    status: str
+    score: int
+    moves: int
+    redeals_left: int | None
+    elapsed_ms: int
+    layout: dict[str, Any]
+    events: int
+    file: str | UnsetType = UNSET
+    applied: int | UnsetType = UNSET
+    hint: str | None | UnsetType = UNSET
+
+
+class Game(Doc):
+    id: str
+    family: str
+    source: str
+    summary: str
+    redeals: int | None
+
+
+class Games(Doc):
+    """``games --json``."""
+
+    games: list[Game]
+
+
+class Rules(Doc):
+    """``rules GAME --json``."""
+
+    game: str
+    family: str
+    source: str
+    summary: str
+    rules: str
+
+
+class Moves(Doc):
+    """``moves FILE --json``."""
+
+    actions: list[str]
+    undo: bool
+    status: str
+
+
+class VerifyResult(Doc):
+    file: str
+    ok: bool
+    error: str | None
+    events: int | None
+    status: str | None
+    score: int | None
+    game: str | UnsetType = UNSET
+    deal: str | UnsetType = UNSET
+    version: int | UnsetType = UNSET
+
+
+class Verify(Doc):
+    """``verify FILE... --json``."""
+
+    results: list[VerifyResult]
+
+
+class Export(Doc):
+    """``export FILE -o OUT --json`` and ``import``."""
+
+    file: str
+    output: str
+    form: str
+    version: int
+    events: int
+    bytes: int
+
+
+class Frame(Doc):
+    event: int
+    action: str | None
+    position: Position
+
+
+class Replay(Doc):
+    """``replay FILE --json``."""
+
+    file: str
+    frames: list[Frame]
+
+
+class Bench(Doc):
+    """``bench --json``: the figures, as carpet bench measures them (cli/bench.py)."""
+
+    python: str
+    verify: list[dict[str, Any]]
+    startup: dict[str, Any]
+    memory: dict[str, Any]
+
+
+class Solve(Doc):
+    """``solve GAME N --json`` and ``solve FILE --json``: what the solver found (core/solver.py)."""
+
+    game: str
+    deal: str
+    #: "won" (with ``line``), "unwinnable" (proven: every reachable position was searched)
+    #: or "unknown" (the budget ran out first)
+    result: str
+    #: the winning line from the position solved, in canonical notation ([] unless won)
+    line: list[str]
+    #: counted moves and score at the end of the line (of the position solved when not won)
+    moves: int
+    score: int
+    #: nodes searched (a node is one action tried) and the CPU seconds it took
+    nodes: int
+    seconds: float
+    #: "full": the solver saw what a player cannot (a face-down stock, what seeded shuffles
+    #: will deal); "open": nothing is hidden in this game
+    information: str
+    #: with --best: whether no win from the position can score more (else null)
+    best: bool | None
+    #: the log solved from (null for GAME N) and the events it held
+    file: str | None
+    events: int
+    #: where -o wrote the winning line as a recorded game (else null)
+    output: str | None
+
+
+#: every document, by the name of its schema file
+DOCUMENTS = {"position": Position, "games": Games, "rules": Rules, "moves": Moves, "verify": Verify,
+             "export": Export, "replay": Replay, "bench": Bench, "solve": Solve}
