@@ -9,9 +9,18 @@ worth trying in the order worth trying them (``search_actions``), a proof that n
 can be won any more (``dead_end``), a measure of progress for the hint (``progress``)
 and a bound on a win's score (``win_score_bound``).
 
-The search is depth first, one position at a time, never entering a position (by
-its key) twice.  After every action it plays the position's safe actions, which
-the line keeps.  Three answers, never a guess:
+The search never enters a position (by its key) twice, and after every action it plays
+the position's safe actions, which the line keeps.  It runs in three steps, all within
+one node budget:
+
+1. the pass-by-pass depth-first search below, alone, with an eighth of the budget (most
+   deals of most games are decided here);
+2. a guided descent: from the start, one action at a time, each chosen by a short
+   look-ahead (see ``_descend``);
+3. the pass-by-pass search again with what is left, trying the descent's choices first,
+   so that it first changes what the descent did near where it got stuck.
+
+Three answers, never a guess:
 
 - ``won``: a line of actions from the position that wins (replayable as it stands);
 - ``unwinnable``: every position reachable from here was searched (or proved dead)
@@ -19,8 +28,8 @@ the line keeps.  Three answers, never a guess:
 - ``unknown``: the node budget (or the caller's ``stop``) ended the search first.
 
 A node is one ``apply``.  The search reads no clock and draws no random number, and
-never iterates a set or a dict, so the same position and budget give the same
-answer and line on every machine and in every run.
+never iterates a set, so the same position and budget give the same answer and line on
+every machine and in every run (whatever PYTHONHASHSEED).
 """
 
 from __future__ import annotations
@@ -170,6 +179,7 @@ class _Searcher:
         self.pv: list[int] = []  # the guided descent's choices, step by step
         self.nodes = 0
         self.complete = True  # no cap or cut has left part of the space unsearched
+        self.stopped = False  # the caller's stop() said so
         self.out = _Outcome()
 
     # --- bookkeeping ---------------------------------------------------------------------
@@ -179,6 +189,7 @@ class _Searcher:
         if self.stop is not None and self.nodes >= self.next_stop:
             self.next_stop = self.nodes + STOP_EVERY
             if self.stop():
+                self.stopped = True
                 raise _OutOfBudget
 
     def _settle(self, segment: list[int]) -> None:
@@ -349,6 +360,8 @@ class _Searcher:
                 self.limit = total // QUICK_SHARE
                 if self._rounds(start, root, root_key):
                     return self._decided()
+                if self.stopped:
+                    raise _OutOfBudget
                 self.limit = total
                 state.restore(start)
                 self._settle([])  # back to the root, its safe actions played again
