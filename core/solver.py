@@ -44,7 +44,9 @@ from .session import Session
 #: development machine, less elsewhere)
 DEFAULT_NODES = 400_000
 #: the budget of one hint: about a quarter of a second of CPU on the development machine
+#: (a grid game's node); a family whose nodes cost much more or less has its own figure
 HINT_NODES = 50_000
+HINT_NODES_BY_FAMILY = {"carpet": 80_000, "quilt": 15_000}
 #: how often the caller's ``stop`` is asked (in nodes)
 STOP_EVERY = 1024
 
@@ -625,16 +627,19 @@ def _line_end(state: State, line: list[int], moves: int) -> tuple[int, int]:
         state.restore(start)
 
 
-def hint_action(session: Session, nodes: int = HINT_NODES) -> int | None:
+def hint_action(session: Session, nodes: int | None = None) -> int | None:
     """The action ``carpet hint`` names here, or None when the game is over (docs/rules.md: each game's "Hint").
 
-    The first action of a winning line when the search finds one within ``nodes``;
-    otherwise the action leading towards the most progress the search saw, among
-    those it has not proved lost, never one that brings back a position already
-    reached in this attempt.
+    The first action of a winning line when the search finds one within ``nodes``
+    (None: the game's own budget, HINT_NODES or its family's figure); otherwise the guided
+    descent's choice, or else the action leading towards the most progress the search
+    saw, among those it has not proved lost, never one that brings back a position
+    already reached in this attempt.
     """
     if session.status != PLAYING:
         return None
+    if nodes is None:
+        nodes = HINT_NODES_BY_FAMILY.get(session.variant.family, HINT_NODES)
     state = working_copy(session)
     key = _knowledge(state)[0]
     reached = _attempt_keys(session, state, key)
@@ -689,4 +694,5 @@ def _leads_to_new(state: State, action: int, key, reached: set) -> bool:
         state.restore(start)
 
 
-__all__ = ["solve", "Solution", "hint_action", "HINT_NODES", "DEFAULT_NODES", "information", "working_copy"]
+__all__ = ["solve", "Solution", "hint_action", "HINT_NODES", "HINT_NODES_BY_FAMILY", "DEFAULT_NODES",
+           "information", "working_copy"]

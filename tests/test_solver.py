@@ -262,3 +262,19 @@ def test_following_the_hint_ends_and_wins_what_the_solver_wins(game):
             steps += 1
         assert session.status != PLAYING
         assert session.status == WON or not won
+
+
+@pytest.mark.parametrize("game", ["carpet", "carpet-foster", "kovrik-hard"])
+def test_a_hint_never_turns_a_won_position_into_a_proven_loss(game):
+    rng = random.Random(11)
+    for number in range(1, 7):
+        session = session_of(game, number)
+        for _ in range(rng.randrange(0, 40)):
+            actions = session.legal_actions()
+            if session.status != PLAYING or not actions:
+                break
+            session.act(rng.choice(actions), 0)
+        if session.status != PLAYING or solve(session).result != "won":
+            continue
+        session.act(hint_action(session), 0)
+        assert solve(session).result != "unwinnable"
