@@ -27,8 +27,9 @@ HELP = "\n\n".join((
     "machine. --time is the only machine-dependent option.",
     "Information: in the carpet and quilt families (Persian Carpet apart) the solver knows the order "
     "of the face-down stock, as the deal number fixes it, so a won answer may use what a player cannot "
-    "see (\"full\" information, as Solvitaire solves). The grid games hide no cards (\"open\"); in "
-    "kovrik-shuffle and kovrik-shuffle-2 the solver also knows what each seeded shuffle will deal "
+    "see (\"full\" information, as Solvitaire solves). The grid games hide no cards (\"open\"), but "
+    "where a redeal shuffles (kovrik-shuffle, kovrik-shuffle-2 and the Montana games but "
+    "spaces-and-aces) the solver knows what each shuffle will deal, as the deal number fixes it "
     "(\"full\").",
     "Exit code 0 for any of the three answers; 2 for bad usage or an unusable file.",
 ))
