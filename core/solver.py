@@ -269,9 +269,8 @@ class _Searcher:
         redeal points found, most advanced first, as (-progress, order, snapshot, path, root
         action, step of the descent), or None after a win that ends the search.  A path is
         (path before, actions, length): the line to a position, shared between positions.
-        Along the guided descent's line (``on``: its step here) its choices come first, and
-        its redeal before every other, so that the search first tries other moves near where
-        the descent got stuck."""
+        Along the guided descent's line (``on``: its step here) its choices come first, so
+        that the search first tries other moves near where the descent got stuck."""
         state, actions_of, redeal, progress = self.state, self._ordered, self.redeal, self.progress
         pv = self.pv
         track = self.track
@@ -327,6 +326,8 @@ class _Searcher:
             if track:
                 self._note(root_child, value)
             if not self._admit(here[2]):
+                if track and root_pass and len(stack) == 1 and (state.status == LOST or self.dead()):
+                    self.out.children[root_child][0] = True  # lost at once
                 continue
             step = frame[6]
             step = step + 1 if 0 <= step < len(pv) and pv[step] == action else -1
