@@ -105,11 +105,18 @@ class State:
     # dead_end() -> bool
     #     True only when no win is possible from this position (False proves nothing).
     # progress() -> int
-    #     How far along the game looks (higher is better): what the hint steers by when no
+    #     How far along the game looks (higher is better): what the guided descent's look-ahead
+    #     compares, the order redeal points are tried in, and what the hint steers by when no
     #     win is found.  Default: ``score``.
     # win_score_bound(moves) -> int | None
     #     The highest score any win from here could end with, after ``moves`` counted moves
     #     so far, win bonus included (``carpet solve --best``).  None: no bound known.
+    # safe_keeps_score: bool (an attribute)
+    #     True when a safe action never costs a win any score either (every win scoring the
+    #     same), so that ``--best`` may play safe actions too.  Default: False.
+    #
+    # A redeal (the variant's word "redeal") starts a new pass: the solver searches a pass
+    # before it redeals from its most advanced positions (core/solver.py).
 
         # --- shared ----------------------------------------------------------------------
     @property
