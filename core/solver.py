@@ -507,13 +507,13 @@ class _Searcher:
                     path.append(extra)
                 if state.status == WON:
                     return progress(), list(path)
-                value = progress()
-                if value > top:
-                    top = value
                 k = key()
                 if state.status == LOST or k in seen or dead():
                     del path[mark:]
-                    continue
+                    continue  # a position that cannot be won counts for nothing
+                value = progress()
+                if value > top:
+                    top = value
                 seen.add(k)
                 stack.append([state.snapshot(), actions_of(), 0])
                 marks.append(mark)
