@@ -43,6 +43,7 @@ COMMANDS = {
     "verify": "verify:verify_",
     "export": "verify:export",
     "import": "verify:import_",
+    "solve": "solve:solve",
     "survey": "survey:survey",
     "autoplay": "autoplay:autoplay",
     "bench": "bench:bench",

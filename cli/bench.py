@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import msgspec
 import typer
@@ -374,6 +374,9 @@ def run_bench(games: int, random_events: int, rounds: int, startup_runs: int, re
         print_json(Bench(python=sys.version.split()[0], verify=rows, startup=start, memory=mem))
 
 
+SOLVE_GAMES = "kovrik,kovrik-hard,carpet,carpet-auto,carpet-foster,crazy-quilt,indian-carpet,persian-carpet"
+
+
 def bench(games: Annotated[int, typer.Option("--games", min=1, help="Player's games per game id.")] = 20,
           random_events: Annotated[int, typer.Option("--random-events", min=100,
                                                      help="Events of each random game (two per game id).")] = 2000,
@@ -382,6 +385,27 @@ def bench(games: Annotated[int, typer.Option("--games", min=1, help="Player's ga
                                                     help="Paired start-up runs.")] = 11,
           redeals: Annotated[int, typer.Option("--redeals", min=1,
                                                help="Events of the memory log (redeals).")] = 100_000,
+          solve: Annotated[Optional[str], typer.Option(
+              "--solve", metavar="GAMES", show_default=False,
+              help=f"Measure the solver instead, on these game ids (comma separated, or 'all': {SOLVE_GAMES}): "
+                   "answers, CPU time per deal (median, p90), nodes per second (cli/bench_solve.py).")] = None,
+          deals: Annotated[str, typer.Option("--deals", help="With --solve: a range of deals.")] = "1-50",
+          nodes: Annotated[int, typer.Option("--nodes", min=1, help="With --solve: the budget per deal.")] = 400_000,
           as_json: JsonFlag = False) -> None:
-    """Measure: verify speed against the previous format and replay, bytes per event, start-up, memory."""
+    """Measure: verify speed against the previous format and replay, bytes per event, start-up, memory
+    (or, with --solve, the solver)."""
+    if solve is not None:
+        from .bench_solve import run_solve_bench
+        from .common import UNUSABLE, Failure, guard
+
+        def run():
+            try:
+                first, _, last = deals.partition("-")
+                numbers = range(int(first), int(last or first) + 1)
+            except ValueError:
+                raise Failure(f"carpet: --deals {deals!r}: use a range like 1-200", UNUSABLE) from None
+            names = SOLVE_GAMES if solve.strip().lower() == "all" else solve
+            run_solve_bench([g.strip() for g in names.split(",") if g.strip()], numbers, nodes, as_json)
+        guard(run)
+        return
     run_bench(games, random_events, rounds, startup_runs, redeals, as_json)

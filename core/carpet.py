@@ -280,29 +280,61 @@ class CarpetState(State):
         self.cells[cell] = self.stock[self.drawn]
         self.drawn += 1
 
-    # --- the simple player (hint and autoplay) --------------------------------------
-    def auto_action(self) -> int | None:
-        """A card to a foundation when one fits, else the waste top into a gap, else turn
-        the stock, else the stock top into a gap (only what the variant allows)."""
+    # --- what a solver may use (core/game.py, "What a solver may use") --------------
+    #: every win scores the same, so a safe action never costs a win any score
+    safe_keeps_score = True
+
+    def search_key(self) -> bytes:
+        # No rule looks at a cell's place, and the carpet holds exactly the cards that are
+        # neither on the foundations, nor in the stock, nor in the waste: the foundations,
+        # the cards drawn, the waste and the phase are the whole position.
+        return bytes(self.found) + bytes((self.drawn, self.phase)) + bytes(self.waste)
+
+    def safe_action(self) -> int | None:
+        """A card to its foundation, where that can never spoil a win.
+
+        In carpet and carpet-foster nothing is built on a carpet or waste card and a gap
+        need never be filled, so a card that goes up leaves every other action open
+        (carpet-foster's phase 1 plays also commute: its end is the same whatever order
+        they come in).  In carpet-auto a play pulls the waste top into its cell and which
+        card to pull is a choice, so no play is safe there while anything can be pulled.
+        """
+        if self.variant.auto_fill and (self.waste or self.drawn < len(self.stock)):
+            return None
+        found, cells = self.found, self.cells
+        for cell, card in enumerate(cells):
+            if card != EMPTY and card % 13 == found[card // 13] and found[card // 13]:
+                return CELL_TO_FOUNDATION + cell
+        if self.phase == 2 and self.waste and self.fits(self.waste[-1]):
+            return WASTE_TO_FOUNDATION
+        return None
+
+    def search_actions(self) -> list[int]:
+        """The actions worth trying, most promising first.
+
+        Left out: all fills but one (every gap is the same, the key ignores cell places)
+        and a fill from the stock (turning and then filling from the waste reaches the
+        same position).
+        """
         if self.status != PLAYING:
-            return None
-        playable = self.playable_cells()
-        if playable:
-            return CELL_TO_FOUNDATION + playable[0]
+            return []
+        actions = [CELL_TO_FOUNDATION + cell for cell in self.playable_cells()]
         if self.phase == 1:
-            return None
+            return actions
         waste = self.waste
         if waste and self.fits(waste[-1]):
-            return WASTE_TO_FOUNDATION
-        gap = self.cells.index(EMPTY) if EMPTY in self.cells else -1
-        if waste and gap >= 0 and self.variant.player_fills:
-            return WASTE_FILL + gap
-        if self.drawn < len(self.stock):
-            return TURN
-        return None  # with the stock empty, a stock fill is never legal
+            actions.insert(0, WASTE_TO_FOUNDATION)
+        turn = [TURN] if self.drawn < len(self.stock) else []
+        if self.variant.player_fills and waste and EMPTY in self.cells:
+            return actions + [WASTE_FILL + self.cells.index(EMPTY)] + turn
+        return actions + turn
 
-    def hint(self) -> int | None:
-        return self.auto_action()
+    def progress(self) -> int:
+        return sum(self.found)
+
+    def win_score_bound(self, moves: int) -> int:
+        # every win puts the same cards up: its score is fixed
+        return 52 if self.variant.foster else 48
 
     # --- saving ---------------------------------------------------------------------
     def snapshot(self) -> tuple:
@@ -352,6 +384,7 @@ class CarpetVariant(Variant):
     action_count = ACTION_COUNT
     redeals = 0
     words = {"turn": TURN}
+    hidden_information = True  # the stock is face down
 
     def __init__(self, id: str, *, source: str, summary: str, rules, foster: bool = False,
                  auto_fill: bool = False) -> None:
@@ -553,8 +586,13 @@ _COUNTED = ("Counted moves: every action ({counted}) counts one; hints and undos
             "and counter - except the clock. After a win only restart (and hint) is accepted: the "
             "win and its score are final (decision, as in every family). Restart plays the same "
             "deal again from the start.")
-_HINT = ("Hint: the simple player's choice - a card to its foundation (the first cell row-major, "
-         "then the waste top){more}.")
+_HINT = ("Hint: names one legal action and changes nothing else: the first action of a winning "
+         "line when the solver (carpet solve) finds one within the hint's budget, else the action "
+         "its search found most promising that does not bring back a position already reached in "
+         "this attempt. The solver knows the order of the stock (full information), so a hint may "
+         "use cards the player cannot see yet. With the game over it says so. The built-in player "
+         "of carpet autoplay is simpler: a card to its foundation (the first cell row-major, then "
+         "the waste top){more}.")
 
 
 def _paragraphs(*texts: str) -> str:

@@ -83,16 +83,42 @@ class State:
         """Every card id in the position, wherever it lies (for the conservation property)."""
         raise NotImplementedError
 
-    def auto_action(self) -> int | None:
-        """The action an automatic player takes here (``carpet autoplay``); the hint by default."""
-        return self.hint()
+    # --- what a solver may use (all optional; core/solver.py reads them) -----------------
+    #
+    # A family states what it knows about its own game here, so that the one solver works
+    # for every variant.  Each must be *sound*: a wrong answer can make the solver call a
+    # winnable position "unwinnable".  Every method reads the position only; none changes it.
+    #
+    # search_key() -> hashable
+    #     The position for transpositions: two positions with the same key must have the
+    #     same future (the same actions win from both, up to names of places).  Default:
+    #     ``snapshot()``, which is exact.  A good key forgets what no rule looks at (the
+    #     place of a carpet cell, which copy of a two-deck card lies where).
+    # safe_action() -> int | None
+    #     A legal action that can never turn a winnable position into a lost one (e.g. a
+    #     card to its foundation where nothing else could use it); the solver plays it
+    #     without trying anything else.  Each reason in one comment line.
+    # search_actions() -> list[int]
+    #     The legal actions worth trying, most promising first.  It may leave out an action
+    #     only when one it lists (or a short sequence of them) reaches the same key.
+    #     Default: ``legal_actions()`` ordered by ``action_rank(action)`` (higher first).
+    # dead_end() -> bool
+    #     True only when no win is possible from this position (False proves nothing).
+    # progress() -> int
+    #     How far along the game looks (higher is better): what the guided descent's look-ahead
+    #     compares, the order redeal points are tried in, and what the hint steers by when no
+    #     win is found.  Default: ``score``.
+    # win_score_bound(moves) -> int | None
+    #     The highest score any win from here could end with, after ``moves`` counted moves
+    #     so far, win bonus included (``carpet solve --best``).  None: no bound known.
+    # safe_keeps_score: bool (an attribute)
+    #     True when a safe action never costs a win any score either (every win scoring the
+    #     same), so that ``--best`` may play safe actions too.  Default: False.
+    #
+    # A redeal (the variant's word "redeal") starts a new pass: the solver searches a pass
+    # before it redeals from its most advanced positions (core/solver.py).
 
-    def hint(self) -> int | None:
-        """One legal action worth playing, or None when there is none."""
-        actions = self.legal_actions()
-        return actions[0] if actions else None
-
-    # --- shared ----------------------------------------------------------------------
+        # --- shared ----------------------------------------------------------------------
     @property
     def redeals_left(self) -> int | None:
         total = self.variant.redeals
@@ -124,6 +150,9 @@ class Variant:
     hint_counts: bool = False  # a hint is a counted move
     undo_counts: bool = False  # an undo is a counted move and the counter never goes down
     undo_refunds_redeal: bool = True
+    #: whether a solver sees what the player cannot: face-down cards (a stock), or the
+    #: outcome of a seeded shuffle to come; ``carpet solve`` reports "full" information then
+    hidden_information: bool = False
 
     def __init__(self, id: str, *, source: str, summary: str, rules: "str | Callable[[Variant], str]") -> None:
         self.id = id

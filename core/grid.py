@@ -28,6 +28,7 @@ from .numbering import Deal, dealing_order
 
 EMPTY = -1
 OUT = -1  # where[card] of a card not on the board (the aces of the Montana deal)
+_FACE_PLUS_ONE = tuple(range(1, 53)) * 2 + (0,)  # card id -> face + 1; EMPTY (-1) -> 0
 ROW_NAMES = "abcdefghijklmnop"
 # the cells the family's notation names (a0..d13, the largest board of its games): one of them
 # that a game's board lacks is an illegal action there, anything else no action at all
@@ -492,6 +493,86 @@ class GridState(State):
     def update_won(self) -> None:
         self.status = WON if sum(self.prefix) == self.variant.finished else PLAYING
 
+    # --- what a solver may use (core/game.py, "What a solver may use") ------------------
+    def search_key(self) -> bytes | tuple:
+        # The cells decide the prefixes and what moves, and only faces matter to the rules
+        # (a two-deck board's copies are alike); the redeals used and, where redeals shuffle,
+        # the generator decide what redeals can still do.  The score is not part of the
+        # future (a win's score is counted along the line).
+        key = bytes(map(_FACE_PLUS_ONE.__getitem__, self.cells)) + bytes((self.redeals_used,))
+        return (key, self.rng_state) if self.variant.shuffled else key
+
+    def search_actions(self) -> list[int]:
+        """Card moves, most promising first, then the redeal.
+
+        First a move that lengthens a row's prefix; then the others, a move that blocks the
+        cell after a prefix with a card that does not continue it last of all, and among
+        the rest a move by the left rule alone after one by the left neighbour, a move that
+        leaves behind a cell nothing can fill (right of a king or a gap) after one that does
+        not, and where nothing locks, a move that takes a card from its predecessor in suit or
+        out of a prefix after one that puts it beside its predecessor.
+        """
+        if self.status != PLAYING:
+            return []
+        v = self.variant
+        cells, where, prefix = self.cells, self.where, self.prefix
+        cols, n, base, locking = v.cols, v.cells, v.base, v.locking
+        ranked = []
+        for action in self.card_moves():
+            card, cell = divmod(action - FIRST_MOVE, n)
+            row, col = divmod(cell, cols)
+            left = cells[cell - 1] if col else EMPTY
+            follows = (card % 13 == base) if col == 0 else (left != EMPTY and (card - left) % 52 == 1
+                                                              and left % 13 != KING)
+            rank = 0
+            if col == prefix[row]:
+                rank += -16 if follows else 12  # lengthens the prefix / blocks it
+            elif col and not self.fits_left_neighbour(card, cell):
+                rank += 4  # the left rule alone
+            source = where[card]
+            scol = source % cols
+            if scol:
+                behind = cells[source - 1]
+                if behind == EMPTY or behind % 13 == KING:
+                    rank += 1  # the cell left behind is dead
+                elif not locking and (card - behind) % 52 == 1:
+                    rank += 2  # it leaves its predecessor in suit
+            if not locking:
+                if scol < prefix[source // cols]:
+                    rank += 8  # it takes a card out of a prefix
+                if follows:
+                    rank -= 1
+            ranked.append((rank, action))
+        ranked.sort()
+        actions = [action for _rank, action in ranked]
+        if self.can_redeal():
+            actions.append(REDEAL)
+        return actions
+
+    def progress(self) -> int:
+        return sum(self.prefix)
+
+    def win_score_bound(self, moves: int) -> int:
+        """The score of a win at most: every card of the prefixes counted, a point per move
+        for each card still to join one (at most one move per card), and the move bonus of
+        the fewest moves a win could still take (each card outside the prefixes and away
+        from its column must move at least once)."""
+        v = self.variant
+        joined = sum(self.prefix)
+        to_join = v.finished - joined
+        bound = self.score + v.card_points * to_join + v.move_points * to_join
+        if v.bonus_factor:
+            cells, prefix, cols, base = self.cells, self.prefix, v.cols, v.base
+            away = 0
+            for row in range(v.board.rows):
+                start = row * cols
+                for col in range(prefix[row], cols):
+                    card = cells[start + col]
+                    if card != EMPTY and card % 13 - base != col:
+                        away += 1
+            bound += v.win_bonus(moves + away)
+        return bound
+
 
 class GridVariant(Variant):
     """One grid game: its board and the rules that differ between the games (see the module)."""
@@ -530,6 +611,8 @@ class GridVariant(Variant):
         self.of_rank = tuple(tuple(c for c in range(cards) if c % 13 == r) for r in range(13))
         self.cards_in_play = tuple(sorted(c for c in board.deal(list(range(cards)), board) if c != EMPTY))
         self.base_cards = tuple(c for c in self.of_rank[board.base] if c in self.cards_in_play)
+        # the outcome of a seeded shuffle to come is fixed by the deal: a solver sees it
+        self.hidden_information = shuffled and redeals != 0
 
     def new_state(self, deal: Deal) -> GridState:
         return GridState(self, deal)
@@ -637,8 +720,11 @@ the best result of a deal is the win with the fewest moves.
 
 _GRID_END = """\
 Won: all 52 cards locked. Lost: no card move and no redeal left; undo still works.
-Hint: names one legal action (preferring a move that locks cards), or a redeal when no card
-move exists; with the game over it says so{hint_cost}.
+Hint: names one legal action and changes nothing else: the first action of a winning line
+when the solver (carpet solve) finds one within the hint's budget, else the action its
+search found most promising that does not bring back a position already reached in this
+attempt; a redeal may be named while card moves exist.
+With the game over the hint says so{hint_cost}.
 After a win only restart (and hint) is accepted: the win and its score are final (decision).
 Restart plays the same deal again from the start: layout, score, counters, redeals, clock.
 """

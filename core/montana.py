@@ -179,9 +179,12 @@ def _rules(v: GridVariant) -> str:
         "Score (decision: PySolFC keeps none): the number of cards in the rows' runs, so it may start above 0 and "
         f"goes down when a card leaves a run; {b.rows * b.row_length} when the game is won.",
         "Won: every row finished. Lost: no card move and no redeal left; undo still works.",
-        "Hint: names one legal action, preferring a move that lengthens a run and avoiding one that breaks a run "
-        "or blocks the cell after a run" + (", or a redeal when nothing better is left" if v.redeals else "")
-        + "; with the game over it says so.",
+        "Hint: names one legal action and changes nothing else: the first action of a winning line when the "
+        "solver (carpet solve) finds one within the hint's budget, else the action its search found most "
+        "promising that does not bring back a position already reached in this attempt"
+        + ("; a redeal may be named while card moves exist. The solver knows what each shuffle will deal "
+           "(the deal number fixes it), so a hint may count on it" if v.redeals else "")
+        + ". With the game over it says so.",
         "After a win only restart (and hint) is accepted: the win and its score are final (decision). Restart "
         "plays the same deal again from the start: layout, score, counters, redeals, clock.",
     ]

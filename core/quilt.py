@@ -22,7 +22,6 @@ from .cards import CODES, SUITS, code, parse_face
 from .errors import BadAction, IllegalAction
 from .game import FIRST_ACTION, LOST, PLAYING, WON, State, Variant
 from .numbering import Deal, dealing_order
-from .search import best_action
 
 ROWS = COLS = 8
 CELLS = ROWS * COLS  # 64
@@ -96,6 +95,12 @@ _NEIGHBOURS = tuple(_short_side_neighbours(cell) for cell in range(CELLS))
 _N1 = tuple(n[0] for n in _NEIGHBOURS)
 _N2 = tuple(n[1] for n in _NEIGHBOURS)
 _PLUS_ONE = tuple(range(1, DECK_CARDS + 1)) + (0,)  # card id + 1; EMPTY (-1) -> 0
+_FACE_PLUS_ONE = tuple(c % 52 + 1 for c in range(DECK_CARDS)) + (0,)  # face + 1; EMPTY (-1) -> 0
+_FACE_OR_NONE = tuple(c % 52 for c in range(DECK_CARDS)) + (255,)  # face; EMPTY (-1) -> 255
+_FACE_TABLE = bytes(b % 52 if b < DECK_CARDS else b for b in range(256))  # card id -> face, for translate
+# face -> its rank when of the given suit, else 255 (to drop): per suit, for translate
+_SUIT_RANKS = tuple(bytes(b - 13 * s if 13 * s <= b < 13 * s + 13 else 255 for b in range(256))
+                    for s in range(4))
 
 
 def source_name(source: int) -> str:
@@ -567,13 +572,10 @@ class QuiltState(State):
         self.on_found += 1
         self.score = self.on_found - 8
 
-    # --- hint -----------------------------------------------------------------------------
-    def hint(self) -> int | None:
-        """The action whose short look-ahead does best (see search.best_action); fast."""
-        return best_action(self)
-
+    # --- what a solver may use (core/game.py, "What a solver may use") --------------------
     def action_rank(self, action: int) -> int:
-        """How promising an action looks at a glance (higher first); used by hint and search."""
+        """How promising an action looks at a glance (higher first); the simple player's
+        look-ahead (core/autoplay.py) and the solver order actions by it."""
         if action == TURN:
             return 20
         if action == REDEAL:
@@ -600,12 +602,35 @@ class QuiltState(State):
         return 3 if onto else 2
 
     def dead_end(self) -> bool:
-        """True when the game can no longer be won (a quick test, for the search; False may
-        still be a dead end).
+        """True when the game can no longer be won (for the search; False may still be a dead
+        end): the waste is blocked for good (:meth:`waste_blocked`), or some suit could not be
+        finished even if every quilt card were free to play at any time (:func:`_suit_stuck`)."""
+        if self.variant.has_reserves:
+            return False
+        if self.waste_blocked():
+            return True
+        need, redeals = self.need, self.variant.redeals - self.redeals_used
+        cells = bytes(map(_FACE_OR_NONE.__getitem__, self.cells))
+        waste = bytes(self.waste).translate(_FACE_TABLE)
+        stock = bytes(reversed(self.stock)).translate(_FACE_TABLE)
+        for suit in range(4):
+            ranks = _SUIT_RANKS[suit]
+            in_waste = waste.translate(ranks).replace(b"\xff", b"")
+            in_stock = stock.translate(ranks).replace(b"\xff", b"")
+            if not in_waste and not in_stock:
+                continue  # only quilt cards left: free in this relaxation
+            free = bytes(sorted(cells.translate(ranks).replace(b"\xff", b"")))
+            up, down = need[UP + suit], need[DOWN + suit]
+            if _suit_stuck(13 if up < 0 else up % 13, -1 if down < 0 else down % 13, free, in_waste,
+                           in_stock, redeals):
+                return True
+        return False
 
-        With no redeal left the waste only ever loses its top card, to a foundation, so the
+    def waste_blocked(self) -> bool:
+        """With no redeal left the waste only ever loses its top card, to a foundation, so the
         waste's cards of one suit, read top down, must split into a rising run for the up
-        pile (above what it holds) and a falling run for the down pile (below what it holds).
+        pile (above what it holds) and a falling run for the down pile (below what it holds);
+        True when they cannot.  (The simple player's look-ahead uses this test alone.)
         """
         if self.variant.has_reserves or self.redeals_used < self.variant.redeals or len(self.waste) < 2:
             return False
@@ -642,6 +667,62 @@ class QuiltState(State):
                 if cell in (_N1[n], _N2[n]) and cells[_N1[n] if _N2[n] == cell else _N2[n]] != EMPTY:
                     freed += 1
         return freed
+
+    #: every win scores the same, so a safe action never costs a win any score
+    safe_keeps_score = True
+
+    def search_key(self) -> bytes:
+        """The position by faces: the two decks' copies of a card obey the same rules, so
+        positions that differ only in which copy lies where have the same future; the
+        reserves (Persian Carpet) are all alike, so their order does not matter either."""
+        parts = [bytes(map(_FACE_PLUS_ONE.__getitem__, self.cells)), bytes(map(len, self.found)),
+                 bytes(self.stock).translate(_FACE_TABLE), bytes(self.waste).translate(_FACE_TABLE)]
+        if self.variant.has_reserves:
+            parts += sorted(bytes(pile).translate(_FACE_TABLE) for pile in self.reserves)
+        parts.append(bytes((self.redeals_used,)))
+        return b"\xff".join(parts)
+
+    def safe_action(self) -> int | None:
+        """A card to its foundation where that cannot spoil a win: the card's suit is
+        *crossed*, its up pile needing a higher rank than its down pile.
+
+        Then every card of the suit still in play has one copy left and one pile to go to,
+        and nothing placed on the card (on the waste or a reserve) could ever do better than
+        go up itself: a run built on it must go up (or down) in order anyway.
+        """
+        need = self.need
+        for suit in range(4):
+            up, down = need[UP + suit], need[DOWN + suit]
+            if (13 if up < 0 else up % 13) <= (-1 if down < 0 else down % 13):
+                continue
+            for pile in (UP + suit, DOWN + suit):
+                face = need[pile]
+                if face < 0:
+                    continue
+                action = self._play_of(face, pile)
+                if action is not None:
+                    return action
+        return None
+
+    def _play_of(self, face: int, pile: int) -> int | None:
+        """A legal move of a card with ``face`` to ``pile``, from the quilt, the waste or a reserve."""
+        cells, loc = self.cells, self.loc
+        for card in (face, face + 52):
+            cell = loc[card]
+            if cell >= 0 and (cells[_N1[cell]] == EMPTY or cells[_N2[cell]] == EMPTY):
+                return move_action(cell, pile)
+        if self.waste and self.waste[-1] % 52 == face:
+            return move_action(WASTE, pile)
+        for k, reserve in enumerate(self.reserves):
+            if reserve and reserve[-1] % 52 == face:
+                return move_action(FIRST_RESERVE + k, pile)
+        return None
+
+    def progress(self) -> int:
+        return self.on_found * 4 - self.in_quilt
+
+    def win_score_bound(self, moves: int) -> int:
+        return DECK_CARDS - 8  # every win puts every card up: its score is fixed
 
     # --- saving ---------------------------------------------------------------------------
     def snapshot(self) -> tuple:
@@ -694,6 +775,81 @@ class QuiltState(State):
         return cards
 
 
+#: answers of _suit_stuck already worked out (the same suit situation recurs all through a search)
+_STUCK: dict = {}
+#: positions _suit_stuck may look at before it gives up (and says "not stuck")
+_STUCK_BUDGET = 20000
+
+
+def _suit_stuck(up: int, down: int, free: tuple, waste: tuple, stock: tuple, redeals: int) -> bool:
+    """Whether one suit could not be finished even if its quilt cards were free to play at any
+    moment (a relaxation: every real win gives a win here, so True proves a dead end).
+
+    ``up``/``down``: the ranks the two piles take next (13 and -1 once complete); ``free``:
+    the ranks of the suit's quilt cards, sorted; ``waste`` (bottom first) and ``stock`` (next
+    first): the ranks of the suit's cards there, the other suits left out (they only block
+    more); ``redeals`` left.  Ranks come as bytes.  The
+    relaxed game is searched exhaustively, up to _STUCK_BUDGET positions (then: not stuck).
+    """
+    memo = (up, down, free, waste, stock, redeals)
+    known = _STUCK.get(memo)
+    if known is not None:
+        return known
+    counts = [0] * 13
+    for rank in free:
+        counts[rank] += 1
+    start = (up, down, tuple(counts), tuple(waste), tuple(stock), redeals)
+    seen = {start}
+    todo = [start]
+    stuck = True
+    while todo:
+        if len(seen) > _STUCK_BUDGET:
+            stuck = False  # gave up: no proof
+            break
+        u, d, fr, wa, st, rd = todo.pop()
+        # plays that cannot hurt here, made at once: a card whose rank only one pile still
+        # takes (the suit crossed), a quilt card when both copies are in the quilt, the waste
+        # top when the other copy is in the quilt (it can serve the other pile at any time)
+        while True:
+            crossed = u > d
+            if wa and wa[-1] == u and (crossed or fr[u]):
+                u, wa = u + 1, wa[:-1]
+            elif wa and wa[-1] == d and (crossed or fr[d]):
+                d, wa = d - 1, wa[:-1]
+            elif u <= 12 and fr[u] and (crossed or fr[u] == 2):
+                fr, u = fr[:u] + (fr[u] - 1,) + fr[u + 1:], u + 1
+            elif d >= 0 and fr[d] and (crossed or fr[d] == 2):
+                fr, d = fr[:d] + (fr[d] - 1,) + fr[d + 1:], d - 1
+            else:
+                break
+        if u > 12 and d < 0:
+            stuck = False
+            break
+        children = []
+        if wa:
+            top = wa[-1]
+            if top == u:
+                children.append((u + 1, d, fr, wa[:-1], st, rd))
+            if top == d:
+                children.append((u, d - 1, fr, wa[:-1], st, rd))
+        if u <= 12 and fr[u]:
+            children.append((u + 1, d, fr[:u] + (fr[u] - 1,) + fr[u + 1:], wa, st, rd))
+        if d >= 0 and fr[d]:
+            children.append((u, d - 1, fr[:d] + (fr[d] - 1,) + fr[d + 1:], wa, st, rd))
+        if st:
+            children.append((u, d, fr, wa + st[:1], st[1:], rd))
+        elif wa and rd:
+            children.append((u, d, fr, (), wa, rd - 1))  # the first dealt to the waste comes first
+        for child in children:
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    if len(_STUCK) > 200_000:
+        _STUCK.clear()
+    _STUCK[memo] = stuck
+    return stuck
+
+
 def _adjacent(face: int, other: int) -> bool:
     """Same suit and one rank apart (ace and king are not)."""
     return face // 13 == other // 13 and (face - other == 1 or other - face == 1)
@@ -709,6 +865,7 @@ class QuiltVariant(Variant):
         super().__init__(id, source=source, summary=summary, rules=_quilt_rules)
         self.redeals = redeals
         self.has_reserves = has_reserves
+        self.hidden_information = not has_reserves  # the stock is face down; reserves are face up
         self.words = {} if has_reserves else {"turn": TURN, "redeal": REDEAL}
         self.kinds = self._kinds()
 
@@ -934,9 +1091,12 @@ def _quilt_rules(variant: QuiltVariant) -> str:
         "restores everything as it was before it, the counter included"
         + ("" if reserves else ", and gives the redeal back if it was one")
         + "; it never winds back the clock. After a win only restart (and hint) is accepted.",
-        "Hint (decision): names one legal action, the one whose short look-ahead (a few dozen "
-        "actions, most promising first) wins or puts the most cards on the foundations; with the "
-        "game over it says so.",
+        "Hint: names one legal action and changes nothing else: the first action of a winning line "
+        "when the solver (carpet solve) finds one within the hint's budget, else the action its "
+        "search found most promising that does not bring back a position already reached in this "
+        "attempt" + ("" if reserves else "; a redeal may be named while card moves exist. The solver "
+                     "knows the order of the stock (full information), so a hint may use cards the "
+                     "player cannot see yet") + ". With the game over it says so.",
         "Restart plays the same deal again from the start: layout, score, counters"
         + ("" if reserves else ", redeals") + " and clock.",
     ]

@@ -111,8 +111,15 @@ class Session:
         return self.state.legal_actions()
 
     def hint(self) -> int | None:
-        """The action a hint names here, or None when the game is over."""
-        return self.state.hint() if self.state.status == PLAYING else None
+        """The action a hint names here, or None when the game is over (core/solver.py)."""
+        from .solver import hint_action  # the search is loaded only when a hint is asked
+
+        return hint_action(self)
+
+    def attempt_snapshots(self) -> list[object]:
+        """Snapshots of the positions this attempt went through to reach the present one, oldest
+        first (what undo would bring back; the present position is ``state``)."""
+        return [snap for snap, _moves in self._history]
 
     def can_undo(self) -> bool:
         return bool(self._history) and self.state.status != WON

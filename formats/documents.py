@@ -117,6 +117,34 @@ class Bench(Doc):
     memory: dict[str, Any]
 
 
+class Solve(Doc):
+    """``solve GAME N --json`` and ``solve FILE --json``: what the solver found (core/solver.py)."""
+
+    game: str
+    deal: str
+    #: "won" (with ``line``), "unwinnable" (proven: every reachable position was searched)
+    #: or "unknown" (the budget ran out first)
+    result: str
+    #: the winning line from the position solved, in canonical notation ([] unless won)
+    line: list[str]
+    #: counted moves and score at the end of the line (of the position solved when not won)
+    moves: int
+    score: int
+    #: nodes searched (a node is one action tried) and the CPU seconds it took
+    nodes: int
+    seconds: float
+    #: "full": the solver saw what a player cannot (a face-down stock, what seeded shuffles
+    #: will deal); "open": nothing is hidden in this game
+    information: str
+    #: with --best: whether no win from the position can score more (else null)
+    best: bool | None
+    #: the log solved from (null for GAME N) and the events it held
+    file: str | None
+    events: int
+    #: where -o wrote the winning line as a recorded game (else null)
+    output: str | None
+
+
 #: every document, by the name of its schema file
 DOCUMENTS = {"position": Position, "games": Games, "rules": Rules, "moves": Moves, "verify": Verify,
-             "export": Export, "replay": Replay, "bench": Bench}
+             "export": Export, "replay": Replay, "bench": Bench, "solve": Solve}

@@ -21,6 +21,7 @@ from carpet.core.carpet import (
     WASTE_TO_FOUNDATION, CarpetState, parse_cell,
 )
 from carpet.core.game import FIRST_ACTION, HINT, LOST, PLAYING, RESTART, UNDO, WON
+from carpet.core.autoplay import simple_action
 from playthrough import perft
 
 DATA = Path(__file__).parent / "data"
@@ -74,7 +75,7 @@ def unchanged_after_illegal(state: CarpetState, move: str | int, match: str = ""
 
 def simple_player(game: str, deal: str) -> Session:
     session = Session(get_game(game), parse_deal(deal))
-    while (action := session.state.auto_action()) is not None:
+    while (action := simple_action(session.state)) is not None:
         session.act(action, 0)
     return session
 
@@ -236,7 +237,7 @@ def test_gap_may_stay_open_and_turn_with_gaps():
     assert state.score == 46
     play(state, "QC", "d5>F")
     assert state.status == WON and state.score == 48
-    assert texts(state) == [] and state.auto_action() is None and state.hint() is None
+    assert texts(state) == [] and simple_action(state) is None
 
 
 def test_won_score_and_layout():
@@ -272,13 +273,13 @@ def test_lost_detection():
     # stock and waste empty, nothing fits: lost
     state = build("carpet", ["3C -- -- -- --", "-- -- -- -- --", "-- -- -- -- --", "-- -- -- -- --"],
                   {"C": 1, "S": 13, "H": 13, "D": 13}, waste="")
-    assert state.status == LOST and texts(state) == [] and state.auto_action() is None
+    assert state.status == LOST and texts(state) == [] and simple_action(state) is None
     # a gap and a waste card that fits nowhere: the fill is still legal, and it uncovers 2C
     state = build("carpet", ["3C -- -- -- --", "-- -- -- -- --", "-- -- -- -- --", "-- -- -- -- --"],
                   {"C": 1, "S": 13, "H": 13, "D": 13}, waste="2C KC")
     assert state.status == PLAYING
     assert texts(state)[:2] == ["w>a2", "w>a3"]
-    assert state.auto_action() == WASTE_FILL + parse_cell("a2")
+    assert simple_action(state) == WASTE_FILL + parse_cell("a2")
     play(state, "w>a2", "2C", "3C")
     assert state.layout()["foundations"]["C"] == "3C"
     # no gap, stock empty, waste top does not fit: lost
@@ -556,23 +557,22 @@ def test_simple_player_order():
     # a card to a foundation first, then the waste top into a gap, then turn
     rows = ["-- 9D 9C 9H 9S", "KD KC KH KS QD", "QC QH QS JD JC", "JH JS TD TC 2C"]
     state = build("carpet", rows, {"C": 1, "S": 1, "H": 1, "D": 1}, stock="5D", waste="7D")
-    assert state.variant.text(state.auto_action()) == "d5>F"
+    assert state.variant.text(simple_action(state)) == "d5>F"
     play(state, "d5>F")
-    assert state.variant.text(state.auto_action()) == "w>a1"
+    assert state.variant.text(simple_action(state)) == "w>a1"
     play(state, "w>a1")
-    assert state.variant.text(state.auto_action()) == "turn"
+    assert state.variant.text(simple_action(state)) == "turn"
     play(state, "turn")
-    assert state.variant.text(state.auto_action()) == "w>d5"
-    assert state.hint() == state.auto_action()
+    assert state.variant.text(simple_action(state)) == "w>d5"
 
 
 def test_simple_player_turns_rather_than_stock_fill():
     # waste empty and a gap: turning comes before a stock fill, so the card may go up first
     rows = ["-- 9D 9C 9H 9S", "KD KC KH KS QD", "QC QH QS JD JC", "JH JS TD TC TH"]
     state = build("carpet", rows, {"C": 1, "S": 1, "H": 1, "D": 1}, stock="2D 5D")
-    assert state.variant.text(state.auto_action()) == "turn"
+    assert state.variant.text(simple_action(state)) == "turn"
     play(state, "turn")
-    assert state.variant.text(state.auto_action()) == "w>F"
+    assert state.variant.text(simple_action(state)) == "w>F"
 
 
 # --- perft: legal-action tree sizes ---------------------------------------------------------
@@ -609,7 +609,7 @@ def check_position(session: Session) -> None:
     assert legal == sorted(legal)
     assert (state.status == PLAYING) == bool(legal)
     if state.status == PLAYING:
-        assert state.hint() in legal and state.auto_action() in legal
+        assert simple_action(state) in legal
     layout = state.layout()
     shown = [c for row in layout["carpet"] for c in row if c] + layout["stock"] + layout["waste"]
     assert len(shown) + sum(state.found) == 52
@@ -685,7 +685,7 @@ def test_whole_games_keep_every_invariant(game):
             check_position(session)
             if step % 3 == 0:
                 check_every_action(session.state)
-            action = session.state.auto_action()
+            action = simple_action(session.state)
             if action is None:
                 break
             session.act(action, step)
@@ -739,7 +739,7 @@ def test_session_undo_restart_hint():
         session.play_text(text, 10)
     assert session.moves == 3 and session.score == 1
     session.act(HINT, 20)
-    assert session.moves == 3 and session.hint() == session.state.hint()
+    assert session.moves == 3 and session.hint() in session.legal_actions()
     session.act(UNDO, 30)
     assert session.moves == 2 and session.state.layout()["waste"] == ["3C"]
     session.act(RESTART, 40)

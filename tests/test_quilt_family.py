@@ -17,7 +17,8 @@ from carpet.core.quilt import (
     ACTION_COUNT, BASES, EMPTY, REDEAL, TURN, AmbiguousAction, QuiltState, cell_name, orientation,
     parse_cell,
 )
-from carpet.core.search import best_action, find_win
+from carpet.core.autoplay import best_action
+from carpet.core.solver import hint_action, solve
 from playthrough import perft
 
 QUILT_GAMES = ("crazy-quilt", "indian-carpet", "persian-carpet")
@@ -26,6 +27,8 @@ CQ, IC, PC = (get_game(g) for g in QUILT_GAMES)
 
 # deals the search wins quickly (see test_search_*); the lead's fixtures use them too
 WON_DEALS = {"crazy-quilt": "10", "indian-carpet": "3", "persian-carpet": "4"}
+# deals the solver wins within a small budget
+SOLVED_DEALS = {"crazy-quilt": "20", "indian-carpet": "3", "persian-carpet": "4"}
 
 
 def card(text: str, deck: int = 0) -> int:
@@ -625,50 +628,67 @@ def test_perft(game, expected):
 # --- search and hint ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("game", QUILT_GAMES)
-def test_search_finds_a_win(game):
+def test_solver_finds_a_win(game):
     variant = get_game(game)
-    deal = parse_deal(WON_DEALS[game])
-    state = variant.new_state(deal)
-    digest = state.digest()
-    result = find_win(state, 40_000)
-    assert result.won and result.best_score == 96
-    assert state.digest() == digest and state.status == PLAYING  # left as found
-    again = find_win(variant.new_state(deal), 40_000)
-    assert again.actions == result.actions and again.nodes == result.nodes  # deterministic
-    # the line, as canonical text, wins through a session
+    deal = parse_deal(SOLVED_DEALS[game])
     session = Session(variant, deal)
-    for i, text in enumerate(variant.action_text(a) for a in result.actions):
+    digest = session.state.digest()
+    result = solve(session, nodes=200_000)
+    assert result.result == "won" and result.score == 96
+    assert session.state.digest() == digest and session.status == PLAYING  # left as found
+    again = solve(Session(variant, deal), nodes=200_000)
+    assert again.line == result.line and again.nodes == result.nodes  # deterministic
+    # the line, as canonical text, wins through a session
+    for i, text in enumerate(variant.action_text(a) for a in result.line):
         session.act(variant.parse_canonical(text), i)
-    assert session.status == WON and session.score == 96 and session.moves == len(result.actions)
+    assert session.status == WON and session.score == 96 and session.moves == len(result.line)
     if game != "persian-carpet":
-        assert "redeal" in (variant.action_text(a) for a in result.actions)
+        assert "redeal" in (variant.action_text(a) for a in result.line)
 
 
-def test_dead_end_in_the_last_pass():
+def test_waste_blocked_in_the_last_pass():
     # the waste, top down: 3H 2H 5H 4H; the 3H and the 2H block each other, and the 5H and
     # the 4H cannot both follow on the same two piles
     waste = [card("4H"), card("5H"), card("2H"), card("3H")]
     last_pass = QuiltState.arranged(CQ, quilt=quilt(a1="9C"), stock=[card("8S")], waste=waste,
                                     redeals_used=1)
-    assert last_pass.dead_end() and last_pass.status == PLAYING
-    assert not QuiltState.arranged(CQ, quilt=quilt(a1="9C"), stock=[card("8S")], waste=waste).dead_end()
+    assert last_pass.waste_blocked() and last_pass.dead_end() and last_pass.status == PLAYING
+    assert not QuiltState.arranged(CQ, quilt=quilt(a1="9C"), stock=[card("8S")], waste=waste).waste_blocked()
     fine = [card("4H"), card("5H"), card("3H"), card("2H")]  # 2H up, then 3H, then 5H down, 4H down
-    assert not QuiltState.arranged(CQ, quilt=quilt(a1="9C"), waste=fine, redeals_used=1).dead_end()
+    assert not QuiltState.arranged(CQ, quilt=quilt(a1="9C"), waste=fine, redeals_used=1).waste_blocked()
 
 
-def test_search_respects_its_limit():
-    state = CQ.new_state(parse_deal("1"))
-    result = find_win(state, 500)
-    assert not result.won and result.nodes <= 500
-    assert result.best_score > 0 and result.actions
-    assert find_win(state, 500, guide_nodes=0).nodes <= 500
+def test_dead_end_when_a_suit_cannot_finish_even_with_the_quilt_free():
+    # everything is up but five hearts: JH QH KH for the up pile, 2H AH for the down pile
+    up = [[s * 13 + r for r in range(12)] + [52 + s * 13 + 12] for s in range(4)]
+    down = [[s * 13 + 12] + [52 + s * 13 + r for r in range(11, -1, -1)] for s in range(4)]
+    up[2] = [26 + r for r in range(10)]  # AH..TH: JH next
+    down[2] = [38] + [52 + 26 + r for r in range(11, 1, -1)]  # KH..3H: 2H next
+
+    def position(order: str, redeals_used: int) -> QuiltState:
+        cards = {"JH": card("JH"), "QH": card("QH"), "KH": card("KH", 1), "2H": card("2H", 1),
+                 "AH": card("AH", 1)}
+        return QuiltState.arranged(CQ, quilt=[None] * 64, stock=[cards[c] for c in order.split()],
+                                   foundations=up + down, redeals_used=redeals_used)
+    # QH is dealt first and buried under KH, which only the up pile takes after the QH: with no
+    # redeal left that is the end; a redeal would bring them back in order
+    assert position("QH KH JH 2H AH", 1).dead_end()
+    assert not position("QH KH JH 2H AH", 0).dead_end()
+    assert not position("JH QH KH 2H AH", 1).dead_end()
+    assert not position("KH QH JH 2H AH", 1).dead_end()  # the waste gives them back in order
+
+
+def test_solver_respects_its_limit():
+    result = solve(Session(CQ, parse_deal("1")), nodes=500)
+    assert result.result == "unknown" and result.nodes <= 500 + 104  # safe plays finish a step
+    assert result.line == []
 
 
 @pytest.mark.parametrize("game", QUILT_GAMES)
 def test_hint_is_legal_fast_and_silent(game):
     session = Session(get_game(game), parse_deal("6"))
     rng = random.Random(1)
-    for step in range(40):
+    for step in range(6):
         state = session.state
         if state.status != PLAYING:
             break
@@ -683,8 +703,8 @@ def test_hint_is_legal_fast_and_silent(game):
 def test_hint_when_lost():
     state = QuiltState.arranged(CQ, quilt=quilt(a1="7S"))
     assert state.status == LOST
-    assert state.hint() is None and best_action(state) is None
+    assert best_action(state) is None
     session_state = QuiltState.arranged(CQ, quilt=quilt(a1="2H"))
-    assert session_state.hint() == CQ.parse_canonical("a1>UH")
+    assert best_action(session_state) == CQ.parse_canonical("a1>UH")
 
 

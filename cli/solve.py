@@ -1,0 +1,143 @@
+"""``carpet solve``: is this deal (or this recorded game's position) winnable, and how?
+
+Exit codes: 0 for any answer the solver gives (won, unwinnable, unknown: each is honest);
+2 for bad usage or an unusable file (the usual one line on stderr).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from carpet.core import GAMES, CarpetError, Session
+from carpet.core.solver import DEFAULT_NODES
+
+from . import clock
+from .common import (TOOL, UNUSABLE, Failure, Force, JsonFlag, fail, game_and_deal, guard, load,
+                     print_json, say, write_new)
+
+HELP = "\n\n".join((
+    "Search a deal, or the position a recorded game has reached, for a win.",
+    "Three answers, never a guess: won (with a winning line), unwinnable (every reachable position "
+    "was searched: a proof) or unknown (the budget ran out first; the nodes searched are reported). "
+    "A node is one action tried; the same deal and --nodes give the same answer and line on every "
+    "machine. --time is the only machine-dependent option.",
+    "Information: in the carpet and quilt families (Persian Carpet apart) the solver knows the order "
+    "of the face-down stock, as the deal number fixes it, so a won answer may use what a player cannot "
+    "see (\"full\" information, as Solvitaire solves). The grid games hide no cards (\"open\"), but "
+    "where a redeal shuffles (kovrik-shuffle, kovrik-shuffle-2 and the Montana games but "
+    "spaces-and-aces) the solver knows what each shuffle will deal, as the deal number fixes it "
+    "(\"full\").",
+    "Exit code 0 for any of the three answers; 2 for bad usage or an unusable file.",
+))
+
+
+def solve(target: Annotated[str, typer.Argument(metavar="GAME|FILE",
+                                                help="A game id (then a deal number), or a game log.",
+                                                show_default=False)],
+          number: Annotated[Optional[str], typer.Argument(metavar="[NUMBER]",
+                                                          help="The deal number, with a game id.",
+                                                          show_default=False)] = None,
+          nodes: Annotated[int, typer.Option("--nodes", min=1,
+                                             help="Budget in nodes (actions tried).")] = DEFAULT_NODES,
+          seconds: Annotated[Optional[float], typer.Option("--time", min=0.0, show_default=False,
+                                                           help="Also stop after this many seconds of CPU "
+                                                                "time. Machine-dependent: the same deal "
+                                                                "may be decided on one machine and not "
+                                                                "on a slower one.")] = None,
+          best: Annotated[bool, typer.Option("--best", help="After the first win, go on for the win "
+                                                            "with the highest score, and say whether "
+                                                            "it is proven best.")] = False,
+          output: Annotated[Optional[Path], typer.Option("-o", "--output", show_default=False,
+                                                         help="Write the winning line as a recorded "
+                                                              "game (`carpet verify` checks it).")] = None,
+          force: Force = False,
+          as_json: JsonFlag = False) -> None:
+    def run():
+        session, log = _position(target, number)
+        stop = None
+        started = time.process_time()
+        if seconds is not None:
+            deadline = started + seconds
+            stop = lambda: time.process_time() >= deadline  # noqa: E731
+        from carpet.core.solver import solve as search
+
+        solution = search(session, nodes=nodes, best=best, stop=stop)
+        spent = time.process_time() - started
+        text = session.variant.text
+        line = [text(a) for a in solution.line]
+        written = None
+        if output is not None:
+            if solution.result == "won":
+                _write(output, session, log, solution.line, force)
+                written = str(output)
+            else:
+                say(f"no winning line to write: {output} not written")
+        if as_json:
+            from carpet.formats.documents import Solve
+
+            print_json(Solve(game=session.variant.id, deal=session.deal.text, result=solution.result,
+                             line=line, moves=solution.moves, score=solution.score, nodes=solution.nodes,
+                             seconds=round(spent, 3), information=solution.information,
+                             best=solution.best, file=None if log is None else str(target),
+                             events=len(session.events), output=written))
+        else:
+            _show(session, solution, line, spent, written)
+    guard(run)
+
+
+solve.__doc__ = HELP
+
+
+def _position(target: str, number: str | None):
+    """(session, log or None): a fresh deal for GAME NUMBER, else the verified log's position."""
+    if number is not None:
+        variant, deal = game_and_deal(target, number)
+        return Session(variant, deal), None
+    if target.strip().lower() in GAMES and not Path(target).exists():
+        raise Failure(f"carpet solve: {target} needs a deal number: carpet solve {target} NUMBER", UNUSABLE)
+    log, session = load(Path(target))
+    return session, log
+
+
+def _write(path: Path, session: Session, log, line: list[int], force: bool) -> None:
+    """The position's game with the winning line played on (each at the last clock reading)."""
+    from carpet.formats import new_header, record
+
+    if log is None:
+        played = Session(session.variant, session.deal)
+        header = new_header(played, created=clock.now_iso(), tool=TOOL)
+    else:
+        played = Session.replay(session.variant, session.deal, log.events)
+        header = log.header
+    try:
+        for action in line:
+            played.act(action, played.clock_ms)
+    except CarpetError as exc:  # a bug: the solver's line must be legal
+        raise fail(path, exc) from None
+    write_new(path, record(played, header), force)
+
+
+def _show(session: Session, solution, line: list[str], spent: float, written: str | None) -> None:
+    where = f"{session.variant.id} {session.deal.both_forms}"
+    if session.events:
+        where += f" after {len(session.events)} events"
+    searched = f"{solution.nodes:,} nodes, {spent:.2f} s"
+    info = f"{solution.information} information"
+    if solution.result == "won":
+        best = ""
+        if solution.best is not None:
+            best = ", proven best" if solution.best else ", best found (not proven best)"
+        print(f"won: {where}, {len(line)} actions, {solution.moves} moves, score {solution.score}{best} "
+              f"({searched}, {info})")
+        if line:
+            print(" ".join(line))
+        if written:
+            say(f"wrote {written}")
+    elif solution.result == "unwinnable":
+        print(f"unwinnable: {where}: every reachable position searched, no win ({searched}, {info})")
+    else:
+        print(f"unknown: {where}: no win found and none ruled out within the budget ({searched}, {info})")

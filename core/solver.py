@@ -1,0 +1,699 @@
+"""The solver: is this position winnable, and how?  Also what ``carpet hint`` names.
+
+It works on any variant through the :class:`~carpet.core.game.State` API alone
+(``snapshot``/``restore``/``legal_actions``/``apply``, ``status``, ``score``), and on
+what a family knows about its own game, given as optional state methods (see
+``core/game.py``, "What a solver may use"): a canonical key for transpositions
+(``search_key``), an action that can never spoil a win (``safe_action``), the actions
+worth trying in the order worth trying them (``search_actions``), a proof that nothing
+can be won any more (``dead_end``), a measure of progress for the hint (``progress``)
+and a bound on a win's score (``win_score_bound``).
+
+The search never enters a position (by its key) twice, and after every action it plays
+the position's safe actions, which the line keeps.  It runs in three steps, all within
+one node budget:
+
+1. the pass-by-pass depth-first search below, alone, with an eighth of the budget (most
+   deals of most games are decided here);
+2. a guided descent: from the start, one action at a time, each chosen by a short
+   look-ahead (see ``_descend``);
+3. the pass-by-pass search again with what is left, trying the descent's choices first,
+   so that it first changes what the descent did near where it got stuck.
+
+Three answers, never a guess:
+
+- ``won``: a line of actions from the position that wins (replayable as it stands);
+- ``unwinnable``: every position reachable from here was searched (or proved dead)
+  without a win: a proof, as long as the family's pruning is sound;
+- ``unknown``: the node budget (or the caller's ``stop``) ended the search first.
+
+A node is one ``apply``.  The search reads no clock and draws no random number, and
+never iterates a set, so the same position and budget give the same answer and line on
+every machine and in every run (whatever PYTHONHASHSEED).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .game import LOST, PLAYING, WON, State
+from .session import Session
+
+#: the default budget of ``carpet solve`` (about 2 s of CPU for a grid game on the
+#: development machine, less elsewhere)
+DEFAULT_NODES = 400_000
+#: the budget of one hint: about a quarter of a second of CPU on the development machine
+#: (a grid game's node); a family whose nodes cost much more or less has its own figure
+HINT_NODES = 50_000
+HINT_NODES_BY_FAMILY = {"carpet": 80_000, "quilt": 15_000}
+#: how often the caller's ``stop`` is asked (in nodes)
+STOP_EVERY = 1024
+
+WON_RESULT, UNWINNABLE, UNKNOWN = "won", "unwinnable", "unknown"
+
+
+@dataclass
+class Solution:
+    """What :func:`solve` found.
+
+    ``line`` holds action indexes from the session's position (empty unless won);
+    ``moves`` and ``score`` are the session's counted moves and score at the end of
+    the line (its position when not won), win bonus included; ``best`` says, when
+    asked for (``best=True``), whether no win from here can score more than ``score``.
+    """
+
+    result: str
+    line: list[int] = field(default_factory=list)
+    nodes: int = 0
+    moves: int = 0
+    score: int = 0
+    best: bool | None = None
+    information: str = "open"
+
+
+# --- the family's knowledge, with plain defaults --------------------------------------------
+
+def _knowledge(state: State, best: bool = False):
+    """(key, safe, actions, dead, progress) as callables on ``state``, defaults filled in.
+
+    With ``best``, safe actions are used only where the family says they never cost score
+    (``safe_keeps_score``): safe means safe for winning, not for the best win.
+    """
+    key = getattr(state, "search_key", None) or state.snapshot  # a snapshot is exact and hashable
+    safe = getattr(state, "safe_action", None)
+    if safe is None or (best and not getattr(state, "safe_keeps_score", False)):
+        safe = lambda: None  # noqa: E731
+    actions = getattr(state, "search_actions", None)
+    if actions is None:
+        rank = getattr(state, "action_rank", None)
+
+        def actions() -> list[int]:
+            found = state.legal_actions()
+            if rank is not None and len(found) > 1:
+                found.sort(key=rank, reverse=True)  # stable: ties keep canonical order
+            return found
+    dead = getattr(state, "dead_end", None) or (lambda: False)
+    progress = getattr(state, "progress", None) or (lambda: state.score)
+    return key, safe, actions, dead, progress
+
+
+def information(variant) -> str:
+    """``"full"`` when the solver sees what a player cannot (a face-down stock, the
+    outcome of a seeded shuffle), else ``"open"``."""
+    return "full" if getattr(variant, "hidden_information", False) else "open"
+
+
+def working_copy(session: Session) -> State:
+    """A fresh state in the session's position (the session is never touched)."""
+    state = session.variant.new_state(session.deal)
+    state.restore(session.state.snapshot())
+    return state
+
+
+# --- the search -------------------------------------------------------------------------------
+#
+# Depth first with a transposition set, one *pass* at a time.  A redeal starts a new pass
+# (the variant's "redeal" word: grid games lay the loose cards out again, quilt games turn
+# the waste over); what it leads to depends on the whole position it is made from, so trying
+# it wherever it is legal, as a plain depth-first search would, sends the search into the
+# next pass from the first position it happens to reach and never back.  Instead, the
+# search explores a pass without redealing and notes every position a redeal could be made
+# from; then it redeals from them, the most advanced (``progress``) first, each new pass
+# searched the same way.  Every redeal is still tried (unless the budget or the caps below
+# cut the search short, in which case it never claims "unwinnable").
+
+#: the guided descent first gets at most 1/GUIDE_SHARE of the budget, and looks ahead this
+#: many nodes at each step, shared among the actions there
+GUIDE_SHARE = 4
+#: the pass-by-pass search alone first gets 1/QUICK_SHARE of the budget
+QUICK_SHARE = 8
+LOOKAHEAD_NODES = 600
+#: at most this many redeal points kept per pass (the most advanced ones)
+MAX_REDEAL_POINTS = 4096
+#: a pass gets at most 1/share of the budget left, in rounds with these shares: when a
+#: round has tried every redeal point it kept without a win, the next lets each pass search
+#: longer (a round whose passes all ran to their end is complete and proves its answer)
+PASS_SHARES = (64, 8, 1)
+
+
+class _Outcome:
+    __slots__ = ("result", "line", "nodes", "best_line", "best_score", "children", "exhausted",
+                 "guide")
+
+    def __init__(self) -> None:
+        self.result = UNKNOWN
+        self.line: list[int] = []
+        self.nodes = 0
+        #: with best=True: the best win so far, and its score
+        self.best_line: list[int] | None = None
+        self.best_score: int | None = None
+        #: for the hint: root action -> [exhausted, best progress after it, order first seen]
+        self.children: dict[int, list] = {}
+        #: whether the whole reachable space was searched
+        self.exhausted = False
+        #: the guided descent's first choice at the root (what the hint falls back on)
+        self.guide: int | None = None
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class _Searcher:
+    def __init__(self, state: State, limit: int, stop, seen: set | None, best: bool, moves: int,
+                 bonus, track: bool) -> None:
+        self.state = state
+        self.limit = limit
+        self.stop = stop
+        self.next_stop = STOP_EVERY
+        self.given = set() if seen is None else seen
+        self.seen = set(self.given)
+        self.share = PASS_SHARES[0]
+        self.best = best
+        self.moves = moves
+        self.bonus = bonus
+        self.track = track
+        self.key, self.safe, self.actions, self.dead, self.progress = _knowledge(state, best)
+        self.bound = getattr(state, "win_score_bound", None) if best else None
+        self.redeal = state.variant.words.get("redeal")
+        self.arrivals: dict = {}  # best mode: key -> (score, moves) of the best arrival so far
+        self.pv: list[int] = []  # the guided descent's choices, step by step
+        self.nodes = 0
+        self.complete = True  # no cap or cut has left part of the space unsearched
+        self.stopped = False  # the caller's stop() said so
+        self.out = _Outcome()
+
+    # --- bookkeeping ---------------------------------------------------------------------
+    def _tick(self) -> None:
+        if self.nodes >= self.limit:
+            raise _OutOfBudget
+        if self.stop is not None and self.nodes >= self.next_stop:
+            self.next_stop = self.nodes + STOP_EVERY
+            if self.stop():
+                self.stopped = True
+                raise _OutOfBudget
+
+    def _settle(self, segment: list[int]) -> None:
+        """Play the position's safe actions, appending them to ``segment``."""
+        state, safe = self.state, self.safe
+        while state.status == PLAYING:
+            action = safe()
+            if action is None:
+                return
+            state.apply(action)
+            self.nodes += 1
+            segment.append(action)
+
+    def _won(self, line: list[int]) -> bool:
+        """Note a win; True when the search can stop (not looking for the best)."""
+        out = self.out
+        if not self.best:
+            out.line = line
+            out.result = WON_RESULT
+            return True
+        score = self.state.score + (self.bonus(self.moves + len(line)) if self.bonus else 0)
+        if out.best_score is None or score > out.best_score:
+            out.best_line, out.best_score = line, score
+        return False
+
+    def _admit(self, depth: int) -> bool:
+        """Whether the position just reached is new (or, in best mode, better reached): then it
+        is marked and worth searching on."""
+        state = self.state
+        if state.status == LOST:
+            return False
+        k = self.key()
+        if self.best:
+            mine = (state.score, depth)
+            before = self.arrivals.get(k)
+            if before is not None:
+                if before[0] >= mine[0] and before[1] <= depth:
+                    return False  # reached before at least as well
+            elif k in self.seen:
+                return False
+            self.arrivals[k] = mine
+            out = self.out
+            if out.best_score is not None and self.bound is not None:
+                top = self.bound(self.moves + depth)
+                if top is not None and top <= out.best_score:
+                    return False  # no win from here can beat the best so far
+        else:
+            if k in self.seen:
+                return False
+            self.seen.add(k)
+        return not self.dead()
+
+    def _note(self, child, value: int) -> None:
+        entry = self.out.children.get(child)
+        if entry is None:
+            self.out.children[child] = [False, value, len(self.out.children)]
+        elif value > entry[1]:
+            entry[1] = value
+
+    # --- one pass ------------------------------------------------------------------------
+    def _ordered(self, on: int) -> list[int]:
+        """The actions here, the guided descent's choice first when the position is its
+        step ``on`` (-1: off its line)."""
+        actions = self.actions()
+        pv = self.pv
+        if 0 <= on < len(pv):
+            choice = pv[on]
+            if choice in actions and actions[0] != choice:
+                actions.remove(choice)
+                actions.insert(0, choice)
+        return actions
+
+    def _pass(self, path: tuple, child, cap: int, on: int = -1) -> list | None:
+        """Depth first from the state (its key already admitted), never redealing; returns the
+        redeal points found, most advanced first, as (-progress, order, snapshot, path, root
+        action, step of the descent), or None after a win that ends the search.  A path is
+        (path before, actions, length): the line to a position, shared between positions.
+        Along the guided descent's line (``on``: its step here) its choices come first, so
+        that the search first tries other moves near where the descent got stuck."""
+        state, actions_of, redeal, progress = self.state, self._ordered, self.redeal, self.progress
+        pv = self.pv
+        track = self.track
+        root_pass = child is None
+        points: list = []
+        # a frame: [snapshot, actions, next index, path to it, root action it descends from,
+        #           progress, step of the descent (-1: off its line)]
+        stack = [[state.snapshot(), actions_of(on), 0, path, child, progress(), on]]
+        at = True
+        while stack:
+            frame = stack[-1]
+            actions = frame[1]
+            i = frame[2]
+            if i >= len(actions):
+                stack.pop()
+                at = False
+                if track and root_pass and len(stack) == 1:
+                    done = frame[4]
+                    if not any(p[4] == done for p in points):
+                        self.out.children[done][0] = True  # searched to the end, nothing deferred
+                continue
+            if self.nodes >= cap:
+                self.complete = False
+                break
+            self._tick()
+            frame[2] = i + 1
+            action = actions[i]
+            if action == redeal:
+                if len(points) >= 2 * MAX_REDEAL_POINTS:
+                    points.sort()
+                    del points[MAX_REDEAL_POINTS:]
+                    self.complete = False
+                step = frame[6]
+                follows = 0 <= step < len(pv) and pv[step] == action
+                points.append((-frame[5], len(points), frame[0], frame[3],
+                               action if frame[4] is None else frame[4], step + 1 if follows else -1))
+                continue
+            if not at:
+                state.restore(frame[0])
+            at = False
+            state.apply(action)
+            self.nodes += 1
+            segment = [action]
+            self._settle(segment)
+            root_child = action if frame[4] is None else frame[4]
+            parent = frame[3]
+            here = (parent, segment, parent[2] + len(segment))
+            if state.status == WON:
+                if self._won(_line(here)):
+                    return None
+                continue
+            value = progress()
+            if track:
+                self._note(root_child, value)
+            if not self._admit(here[2]):
+                if track and root_pass and len(stack) == 1 and (state.status == LOST or self.dead()):
+                    self.out.children[root_child][0] = True  # lost at once
+                continue
+            step = frame[6]
+            step = step + 1 if 0 <= step < len(pv) and pv[step] == action else -1
+            stack.append([state.snapshot(), actions_of(step), 0, here, root_child, value, step])
+            at = True
+        points.sort()
+        if len(points) > MAX_REDEAL_POINTS:
+            del points[MAX_REDEAL_POINTS:]
+            self.complete = False
+        return points
+
+    # --- the whole search ----------------------------------------------------------------
+    def run(self) -> _Outcome:
+        state, out = self.state, self.out
+        start = state.snapshot()
+        try:
+            root_line: list[int] = []
+            self._settle(root_line)
+            if state.status == WON:
+                self._won(root_line)
+                out.result, out.line, out.exhausted = WON_RESULT, root_line, True
+                return out
+            if state.status == LOST or self.dead():
+                out.result, out.exhausted = UNWINNABLE, True
+                return out
+            root_key = self.key()
+            root = (None, root_line, len(root_line))
+            total = self.limit
+            if not self.best:
+                # first the pass-by-pass search alone, briefly (enough for most deals of most
+                # games); then the guided descent; then the search again, the descent's
+                # choices first
+                self.limit = total // QUICK_SHARE
+                if self._rounds(start, root, root_key):
+                    return self._decided()
+                if self.stopped:
+                    raise _OutOfBudget
+                self.limit = total
+                state.restore(start)
+                self._settle([])  # back to the root, its safe actions played again
+                self._descend(root_line, self.nodes + total // GUIDE_SHARE)
+                if out.result == WON_RESULT:
+                    return out
+            self._rounds(start, root, root_key)
+            return self._decided()
+        except _OutOfBudget:
+            if self.best and out.best_line is not None:
+                out.result, out.line = WON_RESULT, out.best_line
+        finally:
+            out.nodes = self.nodes
+            state.restore(start)
+        return out
+
+    def _rounds(self, start, root: tuple, root_key) -> bool:
+        """The pass-by-pass search in rounds, up to ``self.limit`` nodes; True when it decided
+        (a win, or a complete round: the whole space searched)."""
+        state, out = self.state, self.out
+        root_line = root[1]
+        try:
+            for share in PASS_SHARES:
+                self.share, self.complete = share, True
+                self.seen = set(self.given)
+                self.seen.add(root_key)
+                self.arrivals = {root_key: (state.score, len(root_line))} if self.best else {}
+                state.restore(start)
+                self._settle([])  # the root's safe actions again (counted: they are applies)
+                self._explore(root)
+                if out.result == WON_RESULT or self.complete:
+                    return True
+        except _OutOfBudget:
+            self.complete = False
+        return False
+
+    def _decided(self) -> _Outcome:
+        out = self.out
+        if out.result != WON_RESULT:
+            if self.best and out.best_line is not None:
+                out.result, out.line = WON_RESULT, out.best_line
+            elif self.complete:
+                out.result = UNWINNABLE
+        out.exhausted = self.complete
+        return out
+
+    # --- the guided descent ----------------------------------------------------------------
+    def _descend(self, root_line: list[int], limit: int) -> None:
+        """Play on from the root, one action at a time, each chosen by a short look-ahead: every
+        action gets an equal share of LOOKAHEAD_NODES for a depth-first search from where it
+        leads; one whose search wins ends the descent with a win, else the one whose search saw
+        the most progress is played.  It stops when stuck, back at a position it has been in,
+        or out of its budget.  Each choice depends on the position alone, so the descent from
+        any position on its way goes the same way: a hint that follows it wins what it wins.
+        """
+        state, key, progress = self.state, self.key, self.progress
+        line = list(root_line)
+        been = set(self.given)
+        been.add(key())
+        first = True
+        while self.nodes < limit and state.status == PLAYING:
+            here = state.snapshot()
+            actions = self.actions()
+            if not actions:
+                return
+            share = max(1, LOOKAHEAD_NODES // len(actions))
+            best = None
+            for action in actions:
+                self._tick()
+                state.restore(here)
+                state.apply(action)
+                self.nodes += 1
+                segment = [action]
+                self._settle(segment)
+                if state.status == WON:
+                    self._won(line + segment)
+                    return
+                if state.status == LOST or key() in been or self.dead():
+                    value = None
+                else:
+                    value, win = self._look(share)
+                    if win is not None:
+                        self._won(line + segment + win)
+                        return
+                if self.track and first:
+                    self._note(action, -1 if value is None else value)
+                if value is not None and (best is None or value > best[0]):
+                    best = (value, segment)
+            if best is None:
+                return
+            if first:
+                self.out.guide = best[1][0]
+                first = False
+            self.pv.append(best[1][0])
+            state.restore(here)
+            for action in best[1]:
+                state.apply(action)
+                self.nodes += 1
+            line += best[1]
+            been.add(key())
+
+    def _look(self, limit: int) -> tuple[int, list[int] | None]:
+        """(the most progress seen, a winning line or None): a plain depth-first search of
+        ``limit`` nodes from the state, its own transpositions only; the state is left as found."""
+        state, key, progress, actions_of, dead = self.state, self.key, self.progress, self.actions, self.dead
+        start = state.snapshot()
+        top = progress()
+        seen = {key()}
+        used = 0
+        limit = min(limit, self.limit - self.nodes)
+        stack = [[start, actions_of(), 0]]
+        path: list[int] = []
+        marks = [0]
+        at = True
+        try:
+            while stack:
+                frame = stack[-1]
+                if frame[2] >= len(frame[1]):
+                    stack.pop()
+                    del path[marks.pop():]
+                    at = False
+                    continue
+                if used >= limit:
+                    break
+                action = frame[1][frame[2]]
+                frame[2] += 1
+                if not at:
+                    state.restore(frame[0])
+                at = False
+                state.apply(action)
+                used += 1
+                mark = len(path)
+                path.append(action)
+                while state.status == PLAYING:
+                    extra = self.safe()
+                    if extra is None:
+                        break
+                    state.apply(extra)
+                    used += 1
+                    path.append(extra)
+                if state.status == WON:
+                    return progress(), list(path)
+                k = key()
+                if state.status == LOST or k in seen or dead():
+                    del path[mark:]
+                    continue  # a position that cannot be won counts for nothing
+                value = progress()
+                if value > top:
+                    top = value
+                seen.add(k)
+                stack.append([state.snapshot(), actions_of(), 0])
+                marks.append(mark)
+                at = True
+            return top, None
+        finally:
+            self.nodes += used
+            state.restore(start)
+
+    def _explore(self, root: tuple) -> None:
+        """Passes depth first: each pass searched, then each of its redeal points in turn."""
+        state = self.state
+        points = self._pass(root, None, self._cap(), 0)
+        if points is None:
+            return
+        pending = [iter(points)]
+        while pending:
+            point = next(pending[-1], None)
+            if point is None:
+                pending.pop()
+                continue
+            _value, _order, snap, route, child, step = point
+            self._tick()
+            state.restore(snap)
+            state.apply(self.redeal)
+            self.nodes += 1
+            segment = [self.redeal]
+            self._settle(segment)
+            here = (route, segment, route[2] + len(segment))
+            if state.status == WON:
+                if self._won(_line(here)):
+                    return
+                continue
+            if self.track:
+                self._note(child, self.progress())
+            if not self._admit(here[2]):
+                continue
+            points = self._pass(here, child, self._cap(), step)
+            if points is None:
+                return
+            pending.append(iter(points))
+
+    def _cap(self) -> int:
+        """The node count a pass may search up to: all that is left in a game without
+        redeals, else a share of it (the last pass too: other redeal points deserve a try)."""
+        if self.redeal is None:
+            return self.limit
+        return self.nodes + max(1, (self.limit - self.nodes) // self.share)
+
+
+def _line(path: tuple) -> list[int]:
+    """The actions of a path, first to last."""
+    parts = []
+    while path is not None:
+        parts.append(path[1])
+        path = path[0]
+    return [action for part in reversed(parts) for action in part]
+
+
+def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
+            seen: set | None = None, best: bool = False, moves: int = 0, bonus=None,
+            track_children: bool = False) -> _Outcome:
+    """Search for a win from ``state`` within ``limit`` nodes (the state is left as found).
+
+    ``seen``: keys to treat as already searched (the hint passes the positions of the
+    attempt, so that no line goes back to one).  ``best``: go on after the first win,
+    for the highest score (``moves`` counted so far, ``bonus(moves)`` the win bonus).
+    """
+    return _Searcher(state, limit, stop, seen, best, moves, bonus, track_children).run()
+
+
+# --- the public API ---------------------------------------------------------------------------
+
+def solve(session: Session, *, nodes: int = DEFAULT_NODES, best: bool = False,
+          stop: Callable[[], bool] | None = None) -> Solution:
+    """Search the session's position for a win within ``nodes`` applies (the session is untouched).
+
+    ``best``: after the first win, go on for the win with the highest score, and say
+    whether it is proven best.  ``stop``: a callable asked now and then; when it
+    returns True the search gives up (``unknown``, or the best win so far).
+    """
+    variant = session.variant
+    info = information(variant)
+    if session.status == WON:
+        return Solution(WON_RESULT, [], 0, session.moves, session.score, True if best else None, info)
+    state = working_copy(session)
+    out = _search(state, nodes, stop=stop, best=best, moves=session.moves, bonus=variant.win_bonus)
+    proven = out.exhausted
+    if out.result != WON_RESULT:
+        return Solution(out.result, [], out.nodes, session.moves, session.score,
+                        (False if best else None), info)
+    moves, score = _line_end(state, out.line, session.moves)
+    best_flag = None
+    if best:
+        bound = getattr(state, "win_score_bound", None)
+        best_flag = proven or (bound is not None and bound(session.moves) == score)
+    return Solution(WON_RESULT, out.line, out.nodes, moves, score, best_flag, info)
+
+
+def _line_end(state: State, line: list[int], moves: int) -> tuple[int, int]:
+    """(counted moves, score) at the end of ``line`` from ``state``, as a Session counts them."""
+    start = state.snapshot()
+    try:
+        for action in line:
+            state.apply(action)
+            moves += 1  # every variant action is one counted move
+        score = state.score
+        if state.status == WON:
+            score += state.variant.win_bonus(moves)
+        return moves, score
+    finally:
+        state.restore(start)
+
+
+def hint_action(session: Session, nodes: int | None = None) -> int | None:
+    """The action ``carpet hint`` names here, or None when the game is over (docs/rules.md: each game's "Hint").
+
+    The first action of a winning line when the search finds one within ``nodes``
+    (None: the game's own budget, HINT_NODES or its family's figure); otherwise the guided
+    descent's choice, or else the action leading towards the most progress the search
+    saw, among those it has not proved lost, never one that brings back a position
+    already reached in this attempt.
+    """
+    if session.status != PLAYING:
+        return None
+    if nodes is None:
+        nodes = HINT_NODES_BY_FAMILY.get(session.variant.family, HINT_NODES)
+    state = working_copy(session)
+    key = _knowledge(state)[0]
+    reached = _attempt_keys(session, state, key)
+    out = _search(state, nodes, seen=set(reached), track_children=True)
+    legal = state.legal_actions()
+    fresh = [a for a in legal if _leads_to_new(state, a, key, reached)]
+    if out.result == WON_RESULT and out.line and out.line[0] in fresh:
+        return out.line[0]
+    # the root's own safe action (the line starts with it when there is one)
+    safe = _knowledge(state)[1]()
+    if safe is not None and safe in fresh:
+        return safe
+    candidates = fresh or legal
+    if not candidates:
+        return None
+    if out.guide in candidates and not out.children.get(out.guide, [False])[0]:
+        return out.guide  # the guided descent's choice: following it retraces the descent
+    # not proved lost first, then the most progress seen after it, then the search's own order
+    preferred = _knowledge(state)[2]()
+    ranked = []
+    for action in candidates:
+        entry = out.children.get(action)
+        if entry is None:
+            position = preferred.index(action) if action in preferred else len(preferred)
+            ranked.append((False, 1, 0, len(out.children) + position, action))
+        else:
+            exhausted, value, order = entry
+            ranked.append((exhausted, 0, -value, order, action))
+    ranked.sort()
+    return ranked[0][-1]
+
+
+def _attempt_keys(session: Session, scratch: State, key) -> set:
+    """The keys of every position of the current attempt, the present one included."""
+    start = scratch.snapshot()
+    keys = {key()}
+    try:
+        for snap in session.attempt_snapshots():
+            scratch.restore(snap)
+            keys.add(key())
+    finally:
+        scratch.restore(start)
+    return keys
+
+
+def _leads_to_new(state: State, action: int, key, reached: set) -> bool:
+    start = state.snapshot()
+    try:
+        state.apply(action)
+        return key() not in reached
+    finally:
+        state.restore(start)
+
+
+__all__ = ["solve", "Solution", "hint_action", "HINT_NODES", "HINT_NODES_BY_FAMILY", "DEFAULT_NODES",
+           "information", "working_copy"]

@@ -1,0 +1,280 @@
+"""The solver (core/solver.py): answers pinned, proofs cross-checked, lines replayed, determinism."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+import pytest
+
+from carpet.core import GAMES, Session, get_game, parse_deal
+from carpet.core.game import LOST, PLAYING, WON
+from carpet.core.solver import DEFAULT_NODES, HINT_NODES, Solution, hint_action, solve, working_copy
+from carpet.formats import new_header, record, verify
+
+#: carpet deals 1-200 that no play wins, even with the stock known: two independent exhaustive
+#: searches agree (one of them Solvitaire's, with waste cards kept off carpet cards)
+CARPET_UNWINNABLE = (36, 45, 46, 65, 100, 101, 146, 155, 159, 170, 180, 192)
+CREATED = "2026-11-29T12:00:00.000Z"
+
+
+def session_of(game: str, deal) -> Session:
+    return Session(get_game(game), parse_deal(str(deal)))
+
+
+def replays_to_a_win(session: Session, solution: Solution) -> None:
+    """The line, played on a copy of the session and recorded, is a won game that verifies."""
+    played = Session.replay(session.variant, session.deal, session.events)
+    for action in solution.line:
+        played.act(action, played.clock_ms)
+    assert played.status == WON
+    assert (played.moves, played.score) == (solution.moves, solution.score)
+    log = record(played, new_header(played, created=CREATED, tool="test"))
+    again = verify(log)
+    assert again.status == WON and again.score == solution.score
+
+
+# --- an exhaustive search written differently: breadth first, every legal action, no pruning --
+
+def exact_key(state) -> bytes:
+    """The position exactly (cells by place, cards by deck), the redeals used and the generator."""
+    extra = repr(getattr(state, "rng_state", None)).encode()
+    return state.position_bytes() + bytes((state.redeals_used,)) + extra
+
+
+def breadth_first(state, key=exact_key, limit: int = 400_000) -> bool | None:
+    """Whether any line wins from ``state``; None when more than ``limit`` positions would be needed."""
+    start = state.snapshot()
+    seen = {key(state)}
+    queue = deque([start])
+    try:
+        while queue:
+            snap = queue.popleft()
+            state.restore(snap)
+            for action in state.legal_actions():
+                state.restore(snap)
+                state.apply(action)
+                if state.status == WON:
+                    return True
+                k = key(state)
+                if k not in seen:
+                    seen.add(k)
+                    if len(seen) > limit:
+                        return None
+                    queue.append(state.snapshot())
+        return False
+    finally:
+        state.restore(start)
+
+
+# --- carpet: the twelve -------------------------------------------------------------------------
+
+def test_carpet_deals_1_to_200_twelve_unwinnable_the_rest_won_and_replayed():
+    unwinnable = []
+    for number in range(1, 201):
+        session = session_of("carpet", number)
+        solution = solve(session)
+        assert solution.result in ("won", "unwinnable"), number
+        assert solution.information == "full" and solution.best is None
+        if solution.result == "unwinnable":
+            unwinnable.append(number)
+            assert solution.line == [] and (solution.moves, solution.score) == (0, 0)
+        else:
+            replays_to_a_win(session, solution)
+            assert solution.score == 48
+    assert tuple(unwinnable) == CARPET_UNWINNABLE
+
+
+@pytest.mark.parametrize("number", CARPET_UNWINNABLE)
+def test_carpet_unwinnable_confirmed_breadth_first(number):
+    state = get_game("carpet").new_state(parse_deal(str(number)))
+    # exact positions where that stays small; the place-free key of the family elsewhere
+    key = exact_key if number in (36, 100, 159, 192) else (lambda s: s.search_key())
+    assert breadth_first(state, key) is False
+
+
+@pytest.mark.parametrize("game,numbers", [("carpet-auto", (36, 100, 159, 192)),
+                                          ("carpet-foster", (1, 6, 14, 16, 18, 20))])
+def test_other_carpets_answers_confirmed_breadth_first(game, numbers):
+    for number in numbers:
+        solution = solve(session_of(game, number))
+        state = get_game(game).new_state(parse_deal(str(number)))
+        assert solution.result == "unwinnable"
+        assert breadth_first(state, lambda s: s.search_key()) is False
+
+
+# --- every family: lines replay; small positions cross-checked -------------------------------
+
+QUICK_WINS = {"kovrik": 1, "kovrik-hard": 1, "kovrik-shuffle": 1, "kovrik-shuffle-2": 3, "carpet": 2,
+              "carpet-auto": 2, "carpet-foster": 2, "crazy-quilt": 20, "indian-carpet": 3,
+              "persian-carpet": 4, "montana": 1, "spaces": 1, "station": 1, "free-parking": 1,
+              "blue-moon": 1, "red-moon": 1, "galary": 1, "jungle": 1, "spaces-and-aces": 6}
+OPEN = {"kovrik", "kovrik-hard", "persian-carpet", "spaces-and-aces"}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_won_line_replays_and_verifies(game):
+    session = session_of(game, QUICK_WINS[game])
+    solution = solve(session, nodes=150_000)
+    assert solution.result == "won"
+    replays_to_a_win(session, solution)
+    assert solution.information == ("open" if game in OPEN else "full")
+
+
+def endgames(game: str, cuts=(6, 12, 20), walks=4, seed=0):
+    """Positions near the end of a won line, some pushed off it by a few random actions."""
+    session = session_of(game, QUICK_WINS[game])
+    line = solve(session, nodes=150_000).line
+    rng = random.Random(seed)
+    for cut in cuts:
+        for walk in range(walks):
+            state = working_copy(session)
+            for action in line[:len(line) - cut]:
+                state.apply(action)
+            for _ in range(walk * 3):
+                if state.status != PLAYING:
+                    break
+                state.apply(rng.choice(state.legal_actions()))
+            yield state
+
+
+@pytest.mark.parametrize("game,cuts", [("kovrik", (8, 16)), ("kovrik-hard", (8, 16, 24, 32)),
+                                       ("montana", (8, 16, 24)), ("spaces", (8, 16)), ("jungle", (3, 5)),
+                                       ("galary", (8, 16)),
+                                       ("kovrik-shuffle-2", (8, 16, 24)), ("carpet-auto", (8, 16, 24)),
+                                       ("carpet-foster", (8, 16, 24)), ("crazy-quilt", (8, 16, 24, 32)),
+                                       ("indian-carpet", (8, 16, 24, 32)), ("persian-carpet", (4, 8))])
+def test_answers_on_small_positions_agree_with_breadth_first(game, cuts):
+    # quilt positions counted exactly grow too many: there the family's key (copies of a card
+    # alike, reserves in any order) keeps the breadth-first search small
+    key = (lambda s: s.search_key()) if get_game(game).family == "quilt" else exact_key
+    checked = []
+    for state in endgames(game, cuts):
+        if state.status != PLAYING:
+            continue
+        truth = breadth_first(state, key, limit=30_000)
+        if truth is None:
+            continue
+        session = Session(state.variant, parse_deal(str(QUICK_WINS[game])))
+        session.state.restore(state.snapshot())
+        answer = solve(session, nodes=2_000_000).result
+        assert answer == ("won" if truth else "unwinnable"), game
+        checked.append(truth)
+    assert checked.count(True) >= 3
+
+
+# --- the interface ----------------------------------------------------------------------------
+
+def test_deterministic_and_session_untouched():
+    for game, number in (("kovrik-hard", 5), ("crazy-quilt", 1), ("carpet-auto", 55)):
+        session = session_of(game, number)
+        digest = session.state.digest()
+        a = solve(session, nodes=30_000)
+        b = solve(session, nodes=30_000)
+        assert (a.result, a.line, a.nodes) == (b.result, b.line, b.nodes)
+        assert session.state.digest() == digest and session.events == [] and session.moves == 0
+
+
+def test_unknown_within_a_small_budget_and_stop():
+    session = session_of("crazy-quilt", 1)
+    solution = solve(session, nodes=1000)
+    assert solution.result == "unknown" and solution.line == [] and solution.nodes <= 1000 + 104
+    asked = []
+
+    def stop():
+        asked.append(1)
+        return len(asked) >= 2
+
+    stopped = solve(session, stop=stop)
+    assert stopped.result == "unknown" and stopped.nodes < 5000
+
+
+def test_from_a_position_reached_and_from_the_end():
+    session = session_of("kovrik", 1)
+    for text in ("AC>a0", "hint", "AS>b0"):
+        session.play_text(text, 0)
+    solution = solve(session)
+    assert solution.result == "won" and solution.moves == session.moves + len(solution.line)
+    replays_to_a_win(session, solution)
+    for action in solution.line:
+        session.act(action, 0)
+    done = solve(session)
+    assert (done.result, done.line, done.nodes, done.score) == ("won", [], 0, session.score)
+    lost = session_of("carpet", 36)
+    lost.state.status = LOST  # as the rules would have it once nothing is left
+    assert solve(lost).result == "unwinnable"
+
+
+def test_best_score():
+    carpet = solve(session_of("carpet", 1), best=True)
+    assert carpet.result == "won" and carpet.best is True and carpet.score == 48
+    # kovrik: fewer moves, bigger bonus; near the end the search can prove its best
+    session = session_of("kovrik", 1)
+    line = solve(session).line
+    for action in line[:-8]:
+        session.act(action, 0)
+    first = solve(session)
+    best = solve(session, best=True)
+    assert best.result == "won" and best.best is True and best.score >= first.score
+    assert best.moves <= first.moves
+    replays_to_a_win(session, best)
+    assert solve(session, best=True, nodes=3).best is not True
+
+
+def test_budget_constants():
+    assert HINT_NODES < DEFAULT_NODES
+
+
+# --- the hint -----------------------------------------------------------------------------------
+
+def test_session_hint_is_the_solvers():
+    session = session_of("kovrik-hard", 2)
+    assert session.hint() == hint_action(session)
+    assert session.hint() in session.legal_actions()
+
+
+def test_hint_never_returns_to_a_position_of_the_attempt():
+    # kovrik's left rule lets a card go back where it came from; the hint never names that
+    session = session_of("kovrik", 1)
+    rng = random.Random(3)
+    for _ in range(30):
+        session.act(rng.choice(session.legal_actions()), 0)
+    state = working_copy(session)
+    key = state.search_key
+    reached = {key()}
+    for snap in session.attempt_snapshots():
+        state.restore(snap)
+        reached.add(key())
+    action = hint_action(session, nodes=2000)
+    state.restore(session.state.snapshot())
+    state.apply(action)
+    assert key() not in reached
+
+
+@pytest.mark.parametrize("game", ["carpet", "carpet-foster", "kovrik"])
+def test_following_the_hint_ends_and_wins_what_the_solver_wins(game):
+    for number in (1, 2, 3):
+        session = session_of(game, number)
+        won = solve(session).result == "won"
+        steps = 0
+        while session.status == PLAYING and steps < 400:
+            session.act(hint_action(session), 0)
+            steps += 1
+        assert session.status != PLAYING
+        assert session.status == WON or not won
+
+
+@pytest.mark.parametrize("game", ["carpet", "carpet-foster", "kovrik-hard"])
+def test_a_hint_never_turns_a_won_position_into_a_proven_loss(game):
+    rng = random.Random(11)
+    for number in range(1, 7):
+        session = session_of(game, number)
+        for _ in range(rng.randrange(0, 40)):
+            actions = session.legal_actions()
+            if session.status != PLAYING or not actions:
+                break
+            session.act(rng.choice(actions), 0)
+        if session.status != PLAYING or solve(session).result != "won":
+            continue
+        session.act(hint_action(session), 0)
+        assert solve(session).result != "unwinnable"

@@ -1,0 +1,164 @@
+"""`carpet solve` and the solver-backed `carpet hint` at the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from freezegun import freeze_time
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from carpet.core import Session, get_game, parse_deal
+from carpet.core.game import PLAYING
+from carpet.core.solver import hint_action, working_copy
+
+from clitools import doc, run
+
+#: the keys of docs/schemas/solve.schema.json
+SOLVE_KEYS = {"game", "deal", "result", "line", "moves", "score", "nodes", "seconds", "information",
+              "best", "file", "events", "output"}
+
+
+def test_solve_json_schema():
+    d = doc(run("solve", "carpet", "1", "--json"))
+    assert set(d) == SOLVE_KEYS
+    assert (d["game"], d["deal"], d["result"], d["information"], d["best"]) == ("carpet", "ms1", "won", "full", None)
+    assert isinstance(d["line"], list) and all(isinstance(a, str) for a in d["line"]) and d["line"]
+    assert d["moves"] == len(d["line"]) and d["score"] == 48
+    assert isinstance(d["nodes"], int) and isinstance(d["seconds"], float)
+    assert (d["file"], d["events"], d["output"]) == (None, 0, None)
+    lost = doc(run("solve", "carpet", "36", "--json"))
+    assert (lost["result"], lost["line"], lost["moves"], lost["score"]) == ("unwinnable", [], 0, 0)
+    unknown = doc(run("solve", "crazy-quilt", "1", "--nodes", "500", "--json"))
+    assert unknown["result"] == "unknown" and unknown["line"] == []
+    assert doc(run("solve", "kovrik", "1", "--json"))["information"] == "open"
+    best = doc(run("solve", "carpet", "1", "--best", "--json"))
+    assert best["best"] is True and best["result"] == "won"
+
+
+def test_every_answer_exits_0_and_says_what_it_found():
+    for args, word in ((("carpet", "1"), "won:"), (("carpet", "36"), "unwinnable:"),
+                       (("crazy-quilt", "1", "--nodes", "500"), "unknown:")):
+        r = run("solve", *args)
+        assert r.exit_code == 0 and r.stdout.startswith(word)
+    assert "full information" in run("solve", "carpet", "36").stdout
+    assert "open information" in run("solve", "kovrik-hard", "1").stdout
+
+
+def test_the_line_is_canonical_and_plays_back(tmp_path):
+    d = doc(run("solve", "kovrik-hard", "2", "--json"))
+    variant = get_game("kovrik-hard")
+    session = Session(variant, parse_deal("2"))
+    for i, text in enumerate(d["line"]):
+        session.act(variant.parse_canonical(text), i)
+    assert session.status == "won" and (session.moves, session.score) == (d["moves"], d["score"])
+
+
+def test_output_writes_a_game_that_verifies(tmp_path):
+    out = tmp_path / "won.log"
+    d = doc(run("solve", "kovrik", "7", "-o", out, "--json"))
+    assert d["output"] == str(out) and d["result"] == "won"
+    verified = doc(run("verify", out, "--json"))["results"][0]
+    assert verified["ok"] and verified["status"] == "won" and verified["score"] == d["score"]
+    assert verified["events"] == len(d["line"])
+    assert run("solve", "kovrik", "7", "-o", out).exit_code == 2  # never over a file without --force
+    assert run("solve", "kovrik", "7", "-o", out, "--force").exit_code == 0
+    nothing = run("solve", "carpet", "36", "-o", tmp_path / "none.log")
+    assert nothing.exit_code == 0 and not (tmp_path / "none.log").exists()
+
+
+def test_solving_a_recorded_game_continues_it(tmp_path):
+    game = tmp_path / "g.json"
+    with freeze_time("2026-11-29 10:00:00"):
+        assert run("new", "carpet", "4", "-o", game).exit_code == 0
+    with freeze_time("2026-11-29 10:00:05"):
+        assert run("play", game, "turn", "hint", "turn", "-q").exit_code == 0
+    out = tmp_path / "solved.json"
+    d = doc(run("solve", game, "-o", out, "--json"))
+    assert d["file"] == str(game) and d["events"] == 3 and d["result"] == "won"
+    assert d["moves"] == 2 + len(d["line"])
+    verified = doc(run("verify", out, "--json"))["results"][0]
+    assert verified["ok"] and verified["events"] == 3 + len(d["line"]) and verified["status"] == "won"
+    kept = json.loads(out.read_text())
+    assert kept["header"] == json.loads(game.read_text())["header"]  # the same game, played on
+    assert [e[0] for e in kept["events"][:3]] == ["turn", "hint", "turn"]
+
+
+def test_bad_usage_is_one_line_and_exit_2(tmp_path):
+    for args in (("kovrik",), ("nogame", "1"), ("kovrik", "0"), ("kovrik", "1", "--nodes", "0"),
+                 (tmp_path / "missing.log",), ("kovrik", "1", "--time", "-1")):
+        r = run("solve", *args)
+        assert r.exit_code == 2, args
+        assert "Traceback" not in r.output and len(r.stderr.strip().splitlines()) == 1, args
+
+
+def test_time_limit_gives_up():
+    r = doc(run("solve", "crazy-quilt", "1", "--time", "0", "--json"))
+    assert r["result"] == "unknown" and r["nodes"] < 5000  # it asks every 1024 nodes or so
+
+
+def test_same_answer_whatever_the_hash_seed():
+    code = ("import sys; from carpet.cli.app import app\n"
+            "app(['solve', sys.argv[1], sys.argv[2], '--nodes', '20000', '--json'])\n")
+    outputs = set()
+    for seed in ("0", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        for game, number in (("crazy-quilt", "2"), ("kovrik", "3"), ("persian-carpet", "4")):
+            done = subprocess.run([sys.executable, "-c", code, game, number], env=env,
+                                  capture_output=True, text=True, check=False)
+            d = json.loads(done.stdout)
+            outputs.add((seed, game, d["result"], tuple(d["line"]), d["nodes"]))
+    assert len({o[1:] for o in outputs}) == 3  # each game: one answer for both seeds
+
+
+def test_hint_names_the_solvers_action(tmp_path):
+    game = tmp_path / "g.log"
+    with freeze_time("2026-11-29 10:00:00"):
+        assert run("new", "kovrik-hard", "2", "-o", game).exit_code == 0
+    named = doc(run("hint", game, "--json"))["hint"]
+    expected = hint_action(Session(get_game("kovrik-hard"), parse_deal("2")))
+    assert named == get_game("kovrik-hard").text(expected)
+
+
+quick = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@quick
+@given(game=st.sampled_from(["kovrik", "kovrik-hard", "carpet", "carpet-auto", "persian-carpet"]),
+       number=st.integers(1, 31999), walk=st.integers(0, 60), seed=st.integers(0, 2**16))
+def test_following_the_hint_from_any_position_never_comes_back(game, number, walk, seed):
+    """From a random position, every hinted action leads to a position not reached before in
+    the attempt, so following the hint always ends."""
+    session = Session(get_game(game), parse_deal(str(number)))
+    rng = __import__("random").Random(seed)
+    for _ in range(walk):
+        actions = session.legal_actions()
+        if session.status != PLAYING or not actions:
+            break
+        session.act(rng.choice(actions), 0)
+    state = working_copy(session)
+    key = state.search_key
+    reached = {key()}
+    for snap in session.attempt_snapshots():
+        state.restore(snap)
+        reached.add(key())
+    for _ in range(25):
+        if session.status != PLAYING:
+            break
+        action = hint_action(session, nodes=1500)
+        assert action in session.legal_actions()
+        session.act(action, 0)
+        state.restore(session.state.snapshot())
+        assert key() not in reached
+        reached.add(key())
+
+
+def test_bench_solve_reports_answers_and_speed():
+    d = json.loads(run("bench", "--solve", "carpet,kovrik", "--deals", "35-36", "--json").stdout)
+    rows = {row["game"]: row for row in d["solve"]}
+    assert (rows["carpet"]["won"], rows["carpet"]["unwinnable"]) == (1, 1)
+    assert rows["kovrik"]["decided"] == 2 and set(d["nodes_per_second_by_family"]) == {"carpet", "grid"}
+    assert run("bench", "--solve", "all", "--deals", "x").exit_code == 2
