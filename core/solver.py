@@ -420,7 +420,7 @@ class _Searcher:
         or out of its budget.  Each choice depends on the position alone, so the descent from
         any position on its way goes the same way: a hint that follows it wins what it wins.
         """
-        state, key, progress = self.state, self.key, self.progress
+        state, key = self.state, self.key
         line = list(root_line)
         been = set(self.given)
         been.add(key())

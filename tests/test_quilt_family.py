@@ -18,7 +18,7 @@ from carpet.core.quilt import (
     parse_cell,
 )
 from carpet.core.autoplay import best_action
-from carpet.core.solver import hint_action, solve
+from carpet.core.solver import solve
 from playthrough import perft
 
 QUILT_GAMES = ("crazy-quilt", "indian-carpet", "persian-carpet")
