@@ -49,7 +49,7 @@ class DealResult(msgspec.Struct):
     #: actions the player applied, and search nodes spent (0 for players that do not search)
     actions: Count
     nodes: Count
-    #: wall time of the deal in the worker
+    #: CPU time of the deal in the worker (time.process_time), so other load hardly changes it
     seconds: float
     game: str
     player: str
