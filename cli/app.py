@@ -180,7 +180,7 @@ def _report_unexpected(exc: Exception) -> int:
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 app = typer.Typer(cls=CarpetGroup, no_args_is_help=True, context_settings=CONTEXT,
-                  help="Deal, play, record, replay and verify Carpet, Коврик and Crazy Quilt games.\n\n"
+                  help="Deal, play, record, replay, verify and solve Carpet, Коврик, Crazy Quilt and Montana games.\n\n"
                        "Deal numbers follow PySolFC: a deal here is the same deal there.")
 
 

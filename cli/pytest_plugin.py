@@ -11,10 +11,9 @@ or on the command line, ``pytest --carpet-games fixtures`` (repeatable).  A fold
 the configuration is collected whenever pytest runs on its default paths, as ``testpaths``
 are; a folder named on the command line is collected in any case.  Sub-folders count too.
 
-Collected: ``*.carpet`` and ``*.carpet.json`` files, and ``*.log`` and ``*.json`` files whose
-first bytes name the carpet log format (other ``.log`` and ``.json`` files are left alone and
-listed in one line at the end of the run).  Not yet: the text form ``*.carpet.txt``, which
-has no reader in ``carpet.formats`` yet; once it has, add its suffix to ``GAME_SUFFIXES``.
+Collected: ``*.carpet``, ``*.carpet.json`` and ``*.carpet.txt`` (the text form) files, and
+``*.log`` and ``*.json`` files whose first bytes name the carpet log format (other ``.log`` and
+``.json`` files are left alone and listed in one line at the end of the run).
 
 Each game is one test item named after its file (``games/kovrik-won.carpet::kovrik-won.carpet``).
 It passes when the game verifies as ``carpet verify`` checks it, and fails with one report:
@@ -33,7 +32,7 @@ from pathlib import Path
 import pytest
 
 #: files with these names are recorded games: one that does not read or verify fails
-GAME_SUFFIXES = (".carpet", ".carpet.json")
+GAME_SUFFIXES = (".carpet", ".carpet.json", ".carpet.txt")
 #: files with these names are games when they look like one (their first bytes name the format)
 MAYBE_SUFFIXES = (".log", ".json")
 SNIFF_BYTES = 256

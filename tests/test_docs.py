@@ -49,7 +49,7 @@ def test_sections_are_grouped_by_family_and_linked_from_the_table():
 
 
 # --- citations in comments -----------------------------------------------------------------
-#: a path's last part that stands for any file (usage lines: fixtures/recipes/NAME.txt)
+#: a path's last part that stands for any file (usage lines: fixtures/recipes/NAME.recipe)
 PLACEHOLDERS = {"NAME", "GAME", "FILE", "N", "OUT", "DIR"}
 TOP = ("core", "formats", "cli", "docs", "tests", "fixtures", "seeds", ".ci")
 DOCUMENT = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.md)\b")
@@ -98,7 +98,7 @@ def test_no_comment_cites_a_file_missing_from_the_repository():
 
 def test_the_citation_finder_finds_citations():
     assert cited('Rules as in RULES.md, "Grid family"') == {"RULES.md"}
-    assert cited("see docs/format.md and cli/draw.py; fixtures/recipes/NAME.txt") == {"docs/format.md", "cli/draw.py"}
+    assert cited("see docs/format.md and cli/draw.py; fixtures/recipes/NAME.recipe") == {"docs/format.md", "cli/draw.py"}
     assert cited("INTERFACE.md's 7H>b5, msgspec.json and g.log") == {"INTERFACE.md"}
     assert not exists("RULES.md", ROOT) and not exists("docs/format.md.missing", ROOT)
     assert exists("README.md", ROOT / "core") and exists("rules.md", ROOT / "tests")
