@@ -44,3 +44,17 @@ def pytest_sessionfinish(session, exitstatus):
     if left:
         print(f"\ntests left {len(left)} new file(s) in the repository: {', '.join(left[:8])}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def positions_reached(session):
+    """A working copy of the session's state, its search key, and the keys of every position
+    of the current attempt (to check that a hint never brings one back)."""
+    from carpet.core.solver import working_copy
+
+    state = working_copy(session)
+    key = state.search_key
+    reached = {key()}
+    for snap in session.attempt_snapshots():
+        state.restore(snap)
+        reached.add(key())
+    return state, key, reached

@@ -49,7 +49,7 @@ def test_the_shell_tour_runs(tmp_path, monkeypatch):
         args = args[1:]
         if args[0] == "replay":
             args = [a for a in args if a not in ("--delay", "0.5")]
-        if args[0] == "autoplay":
+        if args[0] in ("autoplay", "survey"):
             args = [a if a != "1-1000" else "1-20" for a in args]
         if args[0] == "verify":
             args = [a for a in args if a != "other.log"]

@@ -12,6 +12,8 @@ from carpet.core.game import LOST, PLAYING, WON
 from carpet.core.solver import DEFAULT_NODES, HINT_NODES, Solution, hint_action, solve, working_copy
 from carpet.formats import new_header, record, verify
 
+from conftest import positions_reached
+
 #: carpet deals 1-200 that no play wins, even with the stock known: two independent exhaustive
 #: searches agree (one of them Solvitaire's, with waste cards kept off carpet cards)
 CARPET_UNWINNABLE = (36, 45, 46, 65, 100, 101, 146, 155, 159, 170, 180, 192)
@@ -239,12 +241,7 @@ def test_hint_never_returns_to_a_position_of_the_attempt():
     rng = random.Random(3)
     for _ in range(30):
         session.act(rng.choice(session.legal_actions()), 0)
-    state = working_copy(session)
-    key = state.search_key
-    reached = {key()}
-    for snap in session.attempt_snapshots():
-        state.restore(snap)
-        reached.add(key())
+    state, key, reached = positions_reached(session)
     action = hint_action(session, nodes=2000)
     state.restore(session.state.snapshot())
     state.apply(action)

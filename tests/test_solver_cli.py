@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 from carpet.core import Session, get_game, parse_deal
 from carpet.core.game import PLAYING
-from carpet.core.solver import hint_action, working_copy
+from carpet.core.solver import hint_action
 
 from clitools import doc, run
+from conftest import positions_reached
 
 #: the keys of docs/schemas/solve.schema.json
 SOLVE_KEYS = {"game", "deal", "result", "line", "moves", "score", "nodes", "seconds", "information",
@@ -139,12 +140,7 @@ def test_following_the_hint_from_any_position_never_comes_back(game, number, wal
         if session.status != PLAYING or not actions:
             break
         session.act(rng.choice(actions), 0)
-    state = working_copy(session)
-    key = state.search_key
-    reached = {key()}
-    for snap in session.attempt_snapshots():
-        state.restore(snap)
-        reached.add(key())
+    state, key, reached = positions_reached(session)
     for _ in range(25):
         if session.status != PLAYING:
             break
