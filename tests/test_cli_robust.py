@@ -101,7 +101,9 @@ def test_a_closed_stdout_after_play_says_what_happened_to_the_log(game):
 # --- "Ctrl-C exits 130 without a word" --------------------------------------------------------------------
 def test_ctrl_c_while_waiting_for_actions_says_nothing_was_recorded(game, tmp_path):
     ready = tmp_path / "ready"
-    code = ("import sys, pathlib\nfrom carpet.cli.app import main\n"
+    # as from a terminal: a run started in the background (nohup, `&`) inherits SIGINT ignored
+    code = ("import sys, pathlib, signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "from carpet.cli.app import main\n"
             f"pathlib.Path({str(ready)!r}).touch()\nsys.argv[1:] = ['play', {str(game)!r}, '-']\nmain()\n")
     p = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
@@ -142,7 +144,11 @@ def test_ctrl_c_during_the_write_waits_for_it_and_says_so(game, monkeypatch):
             os.kill(os.getpid(), signal.SIGINT)  # a real SIGINT, mid-write
         real_fsync(fd)
     monkeypatch.setattr(os, "fsync", fsync_and_ctrl_c)
-    line = one_line(run("hint", game, "-q"), 130)
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)  # as from a terminal (see above)
+    try:
+        line = one_line(run("hint", game, "-q"), 130)
+    finally:
+        signal.signal(signal.SIGINT, inherited)
     monkeypatch.undo()
     assert line == f"carpet: interrupted; {game}: the action was recorded"
     assert events(game) == 1 and temporaries(game.parent) == []
