@@ -162,9 +162,13 @@ def redeal(state) -> bool:
         loose.reverse()
     # every target ends either laid (laying) or empty (spaces): no need to empty them first
     where = state.where
-    for cell, card in zip(laying, loose, strict=True):
-        cells[cell] = card
-        where[card] = cell
+    if len(laying) == len(loose):  # cells[cell] = card, where[card] = cell, the loops in C (each
+        any(map(cells.__setitem__, laying, loose))  # __setitem__ returns None: any() runs them all)
+        any(map(where.__setitem__, loose, laying))
+    else:  # (never: the plan lays as many cards as are loose) as zip says it
+        for cell, card in zip(laying, loose, strict=True):
+            cells[cell] = card
+            where[card] = cell
     for cell in spaces:
         cells[cell] = EMPTY
     state.gaps = sorted(spaces)
