@@ -23,8 +23,8 @@ from carpet.core.cards import ACE, KING
 from carpet.core.errors import CarpetError
 from carpet.core.game import PLAYING, RESTART, WON
 
-from .grid import (ANY_SUIT_NEXT, EMPTY, FIRST_MOVE, OUT, REDEAL, SUIT_NEXT, GridState, _redeal_plan,
-                   deal_beside_column_0, gap_spaces)
+from .grid import (ANY_SUIT_NEXT, EMPTY, FIRST_MOVE, REDEAL, SUIT_NEXT, GridState, _redeal_plan, deal_beside_column_0,
+                   gap_spaces)
 from .numbering import fast_dealing_order, fast_shuffle
 
 NONE = -2  # in the tables: no such card
@@ -33,8 +33,7 @@ NONE = -2  # in the tables: no such card
 class _Tables:
     """A board's figures as look-up tables (a list index is quicker than ``%`` and ``//``)."""
 
-    __slots__ = ("col", "row", "up", "down", "move", "base_rank", "layout", "laid_at", "layout_gaps", "by_left",
-                 "by_right")
+    __slots__ = ("col", "row", "up", "down", "move", "base_rank", "layout", "by_left", "by_right")
 
     def __init__(self, v) -> None:
         cols, cards = v.cols, v.card_count
@@ -66,14 +65,10 @@ class _Tables:
         self.by_right = tuple(by_right) + (frozenset(),)
         # Коврик's deal lays the k-th card of the dealing order into a fixed cell: for each
         # cell, that k (or the index of an EMPTY put after the order)
-        # (and GridState._index of that deal: the cell of the k-th card, and the empty cells)
-        self.layout = self.laid_at = self.layout_gaps = None
+        self.layout = None
         if v.board.deal is deal_beside_column_0:
             laid = deal_beside_column_0(list(range(cards)), v.board)
             self.layout = tuple(cards if k == EMPTY else k for k in laid)
-            at = {k: cell for cell, k in enumerate(laid) if k != EMPTY}
-            self.laid_at = tuple(at[k] for k in range(cards))
-            self.layout_gaps = tuple(cell for cell, k in enumerate(laid) if k == EMPTY)
 
 
 _TABLES: dict[str, _Tables] = {}
@@ -101,23 +96,16 @@ def dealt(variant, deal) -> GridState:
     state.variant = variant
     state.rng = rng
     state.rng_state = rng.getstate()
-    t = _TABLES.get(variant.id) or tables(variant)
-    layout = t.layout
+    layout = (_TABLES.get(variant.id) or tables(variant)).layout
+    if layout is None:
+        state.cells = board.deal(order, board)
+    else:
+        order.append(EMPTY)
+        state.cells = list(map(order.__getitem__, layout))
     state.score = 0
     state.redeals_used = 0
     state.status = PLAYING
-    if layout is None:
-        state.cells = board.deal(order, board)
-        state._index()
-    else:
-        # _index: every card is laid (where[card] = the cell of its place k in the order, in C:
-        # __setitem__ returns None, so any() runs them all), the empty cells are the layout's
-        where = [OUT] * board.card_count
-        any(map(where.__setitem__, order, t.laid_at))
-        state.where = where
-        state.gaps = list(t.layout_gaps)
-        order.append(EMPTY)
-        state.cells = list(map(order.__getitem__, layout))
+    state._index()
     state._find_prefixes()
     state.update_status()
     return state
@@ -174,13 +162,9 @@ def redeal(state) -> bool:
         loose.reverse()
     # every target ends either laid (laying) or empty (spaces): no need to empty them first
     where = state.where
-    if len(laying) == len(loose):  # cells[cell] = card, where[card] = cell, the loops in C (each
-        any(map(cells.__setitem__, laying, loose))  # __setitem__ returns None: any() runs them all)
-        any(map(where.__setitem__, loose, laying))
-    else:  # (never: the plan lays as many cards as are loose) as zip says it
-        for cell, card in zip(laying, loose, strict=True):
-            cells[cell] = card
-            where[card] = cell
+    for cell, card in zip(laying, loose, strict=True):
+        cells[cell] = card
+        where[card] = cell
     for cell in spaces:
         cells[cell] = EMPTY
     state.gaps = sorted(spaces)
