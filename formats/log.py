@@ -654,14 +654,8 @@ def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | ar
     if numbering >= len(NUMBERINGS):
         raise _bad(f"unknown numbering (code {numbering})")
     deal_value = varint("deal")
-    number = deal_value >> 1
-    deal = f"ms{number}" if deal_value & 1 else str(number)
-    # the deal itself where the text is a canonical deal number (parse_deal's ranges), else
-    # left to _fresh, which says what is wrong with it
-    if deal_value & 1:
-        dealt = Deal(number, True) if 0 < number < MS_LIMIT else None
-    else:
-        dealt = Deal(number, False) if MS_PLAIN_LIMIT <= number < MT_LIMIT else None
+    deal = f"ms{deal_value >> 1}" if deal_value & 1 else str(deal_value >> 1)
+    dealt = _deal_of(deal_value)
     layout = take(4, "layout").hex()
     created = varint("created")
     if created > 2**47:
@@ -700,6 +694,16 @@ def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | ar
     if rules != RULES_VERSION:  # _check_header
         _check_header(header)
     return Log(header, None, summary), GAMES[game], codes, deltas, meta, dealt
+
+
+def _deal_of(value: int) -> Deal | None:
+    """The deal a binary header's deal field names (number << 1 | microsoft) where its text
+    (``ms`` N, or N) is a canonical deal number, as parse_deal makes it; else None, and _fresh
+    says what is wrong with the text (tests/test_log.py pins it to parse_deal)."""
+    number = value >> 1
+    if value & 1:
+        return Deal(number, True) if 0 < number < MS_LIMIT else None
+    return Deal(number, False) if MS_PLAIN_LIMIT <= number < MT_LIMIT else None
 
 
 def _newer(version: int) -> LogError:
