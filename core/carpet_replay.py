@@ -88,7 +88,20 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
             snaps[base + i - start] = state.snapshot()
             nxt = undone.find(1, i + 1, end)
         if phase == 2:  # carpet-foster's first phase goes the plain way (its holes refill by themselves)
-            if code < 7:
+            if code == 8:  # the commonest code first
+                # _turn: the stock top onto the waste; an ace (carpet-foster) to its foundation
+                if drawn < nstock:
+                    card = stock[drawn]
+                    drawn += 1
+                    append(TURN)
+                    if card % 13 != ACE:
+                        push(card)
+                        continue
+                    found[card // 13] = 1  # _ace_out
+                    score += 1
+                    total += 1  # (never the 52nd card: a card is turned only while one is left)
+                    continue
+            elif code < 7:
                 if code < 3:
                     break  # a session event: the caller's
                 # codec: the card the foundation of suit s needs, from the carpet
@@ -119,19 +132,6 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
                             state.drawn, state.score, state.status = drawn, score, WON
                             return i + 1
                         continue
-            elif code == 8:
-                # _turn: the stock top onto the waste; an ace (carpet-foster) to its foundation
-                if drawn < nstock:
-                    card = stock[drawn]
-                    drawn += 1
-                    append(TURN)
-                    if card % 13 != ACE:
-                        push(card)
-                        continue
-                    found[card // 13] = 1  # _ace_out
-                    score += 1
-                    total += 1  # (never the 52nd card: a card is turned only while one is left)
-                    continue
             elif code == 7:
                 # _waste_to_foundation: the waste top, if it fits its foundation
                 if waste:

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import random
 import re
+import sys
+from array import array
+from operator import mod
 
 from .errors import BadDealNumber
 
@@ -209,7 +212,7 @@ def dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRan
 
 
 # --- the deal, fast: what the one replay deals from (formats/replay.py) ---------------------
-_SWAPS: dict[int, tuple[tuple[tuple[int, int], ...], int, int]] = {}
+_SWAPS: dict[int, tuple] = {}
 
 
 def fast_dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRandom | TwisterRandom"]:
@@ -229,20 +232,23 @@ def fast_shuffle(items: list, rng: "MicrosoftRandom | TwisterRandom") -> None:
     tests/test_fast_replay.py.  draw() is written out once for each kind of seed, and the
     generator is stepped modulo 2^31 (2^32 for the largest seeds): a draw reads bits 16-30
     (16-31) of its state, and the low bits of x' = a x + c depend on the low bits of x alone.
-    The state after the shuffle, modulo 2^33, is then one jump: x_k = A_k x + C_k."""
+    The state after the shuffle, modulo 2^33, is then one jump: x_k = A_k x + C_k.
+
+    For seeds below 2^32 every draw of the shuffle is worked out at once (:func:`_draws`),
+    so that the loop only swaps (for lists of more than 28 items, where that is quicker)."""
     if not isinstance(rng, MicrosoftRandom):
         rng.shuffle(items)
         return
     count = len(items)
     plan = _SWAPS.get(count)
-    if plan is None:  # the swaps (n, n + 1) for n from the end down to 1, and the jump over them
-        a, c = 1, 0
-        for _ in range(count - 1):
-            a, c = a * 214013 % MS_LIMIT, (c * 214013 + 2531011) % MS_LIMIT
-        plan = _SWAPS[count] = (tuple(zip(range(count - 1, 0, -1), range(count, 1, -1))), a, c)
-    swaps, jump_a, jump_c = plan
+    if plan is None:
+        plan = _swap_plan(count)
+    swaps, jump_a, jump_c, sizes, many_a, many_c = plan
     x0, high = rng.x, rng.high
-    if high == 0:
+    if high < 2 and count > 28:  # (the loop below is quicker for fewer: measured on CPython 3.11)
+        for n, j in zip(range(count - 1, 0, -1), map(mod, _draws(x0, high, many_a, many_c, count - 1), sizes)):
+            items[n], items[j] = items[j], items[n]
+    elif high == 0:
         x = x0 & 0x7FFFFFFF
         for n, size in swaps:
             x = (x * 214013 + 2531011) & 0x7FFFFFFF
@@ -261,3 +267,40 @@ def fast_shuffle(items: list, rng: "MicrosoftRandom | TwisterRandom") -> None:
             j = ((x >> 16) + 1) % size
             items[n], items[j] = items[j], items[n]
     rng.x = (jump_a * x0 + jump_c) % MS_LIMIT
+
+
+def _swap_plan(count: int) -> tuple:
+    """For a shuffle of ``count`` items: the swaps (n, n + 1) for n from the end down to 1, the
+    jump over them (A, C), the sizes n + 1 alone, and every step's (A_k, C_k) packed as 64-bit
+    words of two integers (:func:`_draws`)."""
+    a, c = 1, 0
+    many_a = many_c = 0
+    for k in range(count - 1):
+        a, c = a * 214013 % MS_LIMIT, (c * 214013 + 2531011) % MS_LIMIT
+        many_a |= (a & 0xFFFFFFFF) << (64 * k)
+        many_c |= (c & 0xFFFFFFFF) << (64 * k)
+    plan = _SWAPS[count] = (tuple(zip(range(count - 1, 0, -1), range(count, 1, -1))), a, c,
+                            tuple(range(count, 1, -1)), many_a, many_c)
+    return plan
+
+
+_LOW_7 = bytes(b & 0x7F for b in range(256))  # bit 31 of a state dropped (seeds below 2^31)
+_HIGH_7 = bytes(b | 0x80 for b in range(256))  # bit 15 of a draw set (seeds 2^31 to 2^32 - 1)
+_LITTLE = sys.byteorder == "little"
+
+
+def _draws(x0: int, high: int, many_a: int, many_c: int, steps: int) -> array:
+    """The first ``steps`` draws of a Microsoft generator in state x0 (seed below 2^32), at once.
+
+    Step k's state modulo 2^32 is A_k x0 + C_k, below 2^64 for x0, A_k, C_k below 2^32: with
+    the A_k and C_k as the 64-bit words of two integers, one product and one sum give every
+    state, word by word without carries.  A draw is bits 16-30 of its state (bit 15 set for
+    seeds from 2^31): bytes 2 and 3 of its word."""
+    words = ((x0 & 0xFFFFFFFF) * many_a + many_c).to_bytes(8 * steps, "little")
+    pairs = bytearray(2 * steps)
+    low, high_byte = (0, 1) if _LITTLE else (1, 0)
+    pairs[low::2] = words[2::8]
+    pairs[high_byte::2] = words[3::8].translate(_HIGH_7 if high else _LOW_7)
+    out = array("H")
+    out.frombytes(pairs)
+    return out

@@ -35,6 +35,7 @@ import msgspec
 
 from carpet.core import CarpetError, GAMES, Session, Variant, get_game, parse_deal
 from carpet.core.game import FIRST_ACTION, RESTART
+from carpet.core.numbering import MS_LIMIT, MS_PLAIN_LIMIT, MT_LIMIT, Deal
 from carpet.core.session import Events
 
 from . import codec as _codec
@@ -390,6 +391,9 @@ def unpack_planes(r: _Reader, n: int) -> tuple[bytes | bytearray | array, array,
     where a code escapes), deltas as an array; the escapes found by byte searches, not per event.
     Third, the codes as bytes before their escapes: hint, undo and restart where the codes have
     them (escapes are larger), for searches quicker than in an array (replay.run's ``meta``)."""
+    half = (n + 1) >> 1
+    if r.pos < r.end and r.data[r.pos] == _HALF_BYTES and r.pos + 1 + 2 * half + n <= r.end and _LITTLE:
+        return _unpack_half_bytes(r, n, half)
     layout = r.take(1, "events")[0]
     if layout & 3 >= len(_CODE_WIDTHS) or layout >> 2 >= len(_HIGH_WIDTHS):
         raise _bad(f"corrupt log (unknown event layout {layout})")
@@ -412,25 +416,72 @@ def unpack_planes(r: _Reader, n: int) -> tuple[bytes | bytearray | array, array,
     deltas = array("H")
     deltas.frombytes(both)
     code_max = (1 << code_bits) - 1
-    meta = codes
     if code_max in codes or escaped:
-        code_at = _found(codes, code_max)
-        if code_at:  # 16 bits a code from here on (an array: its slices are copies of bytes)
-            wide = bytearray(2 * n)
-            wide[0 if _LITTLE else 1::2] = codes
-            codes = array("H")
-            codes.frombytes(wide)
-        if escaped:
-            deltas = array("q", deltas)
+        return _escapes(r, codes, deltas, code_max, escaped)
+    return codes, deltas, codes
+
+
+#: the layout of codes and the deltas' high parts both in half-bytes (4 + 8 + 4 bits an event)
+_HALF_BYTES = _CODE_WIDTHS.index(4) | _HIGH_WIDTHS.index(4) << 2
+
+
+def _unpack_half_bytes(r: _Reader, n: int, half: int) -> tuple[bytes | bytearray | array, array, bytes | bytearray]:
+    """:func:`unpack_planes` of the commonest layout (``_HALF_BYTES``), its three planes there in
+    full, on a little-endian machine: each half-byte plane split straight into place."""
+    data, pos = r.data, r.pos + 1
+    packed_codes = data[pos:pos + half]
+    low = data[pos + half:pos + half + n]
+    packed_high = data[pos + half + n:pos + 2 * half + n]
+    if n & 1 and (packed_codes[-1] | packed_high[-1]) >> 4:
+        raise _bad("corrupt log (a spare half-byte is not zero)")
+    r.pos = pos + 2 * half + n
+    codes = bytearray(2 * half)
+    codes[0::2] = packed_codes.translate(_LOW_NIBBLE)
+    codes[1::2] = packed_codes.translate(_HIGH_NIBBLE)
+    both = bytearray(2 * n)  # each delta as 16 bits, low byte first: the low plane, the high half-bytes
+    both[0::2] = low
+    both[1::4] = packed_high.translate(_LOW_NIBBLE)
+    if n & 1:
+        del codes[n:]
+        both[3::4] = packed_high.translate(_HIGH_NIBBLE)[:n >> 1]
+    else:
+        both[3::4] = packed_high.translate(_HIGH_NIBBLE)
+    deltas = array("H")
+    deltas.frombytes(both)
+    # a delta escapes where its low byte and its high half-byte are all ones (low bytes 0xFF are rare)
+    escaped = [i for i in _found(low, 0xFF) if both[2 * i + 1] == 15] if 0xFF in low else []
+    if 15 in codes or escaped:
+        return _escapes(r, codes, deltas, 15, escaped)
+    return codes, deltas, codes
+
+
+def _escapes(r: _Reader, codes, deltas: array, code_max: int,
+             escaped: list[int]) -> tuple[bytes | bytearray | array, array, bytes | bytearray]:
+    """The codes and deltas that escaped their planes (``code_max``, the events in ``escaped``), read
+    from the overflow varints after the planes, in event order; the codes as they were are the third."""
+    meta = codes
+    code_at = _found(codes, code_max)
+    if code_at:  # 16 bits a code from here on (an array: its slices are copies of bytes)
+        wide = bytearray(2 * len(codes))
+        wide[0 if _LITTLE else 1::2] = codes
+        codes = array("H")
+        codes.frombytes(wide)
+    if escaped:
+        deltas = array("q", deltas)
         delta_at = set(escaped)
-        for i in sorted(delta_at.union(code_at)):  # in event order: an event's code, then its delta
-            if codes[i] == code_max:
-                code = r.varint("event code")
-                if code > 0xFFFF and codes.typecode == "H":  # names no action; kept as it is
-                    codes = array("Q", codes)
-                codes[i] = code
-            if i in delta_at:
-                deltas[i] = r.varint("clock delta")
+        events = sorted(delta_at.union(code_at))  # in event order: an event's code, then its delta
+    else:  # (as a rule: codes alone escape)
+        delta_at = ()
+        events = code_at
+    varint = r.varint
+    for i in events:
+        if codes[i] == code_max:
+            code = varint("event code")
+            if code > 0xFFFF and codes.typecode == "H":  # names no action; kept as it is
+                codes = array("Q", codes)
+            codes[i] = code
+        if i in delta_at:
+            deltas[i] = varint("clock delta")
     return codes, deltas, meta
 
 
@@ -448,10 +499,18 @@ def _created_ms(text: str) -> int:
     return ms
 
 
+_TWO_DIGITS = tuple("%02d" % k for k in range(100))
+_THREE_DIGITS = tuple("%03d" % k for k in range(1000))
+
+
 def created_text(ms: int) -> str:
     """Milliseconds since 1970 (UTC) -> the header's text, e.g. 2026-11-29T12:00:00.000Z."""
-    t = gmtime(ms // 1000)
-    return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (t[0], t[1], t[2], t[3], t[4], t[5], ms % 1000)
+    seconds, part = divmod(ms, 1000)
+    year, month, day, hour, minute, second = gmtime(seconds)[:6]
+    if not 1000 <= year <= 9999:  # (a creation time the binary form allows is in years 1970 to 6429)
+        return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (year, month, day, hour, minute, second, part)
+    two = _TWO_DIGITS  # the digits looked up: no string formatting for every log read
+    return f"{year}-{two[month]}-{two[day]}T{two[hour]}:{two[minute]}:{two[second]}.{_THREE_DIGITS[part]}Z"
 
 
 def _hex_bytes(text: str, size: int, what: str) -> bytes:
@@ -559,7 +618,8 @@ def _unext(data: bytes) -> tuple[int, int]:
     return start, start + n
 
 
-def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | array, array, bytes | bytearray]:
+def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | array, array, bytes | bytearray,
+                                             Deal | None]:
     start, end = _unext(data)
     if end - start < 8:
         raise _bad("truncated log")
@@ -595,13 +655,14 @@ def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | ar
         raise _bad(f"unknown numbering (code {numbering})")
     deal_value = varint("deal")
     deal = f"ms{deal_value >> 1}" if deal_value & 1 else str(deal_value >> 1)
+    dealt = _deal_of(deal_value)
     layout = take(4, "layout").hex()
     created = varint("created")
     if created > 2**47:
         raise _bad("corrupt log (creation time)")
     pos = r.pos
     if data[pos:pos + 1] == b"\x03" and pos + 4 <= stop and data[pos + 1] | data[pos + 2] | data[pos + 3] < 0x80:
-        tool = "carpet %d.%d.%d" % (data[pos + 1], data[pos + 2], data[pos + 3])  # _get_tool, one byte each
+        tool = f"carpet {data[pos + 1]}.{data[pos + 2]}.{data[pos + 3]}"  # _get_tool, one byte each
         r.pos = pos + 4
     else:
         tool = _get_tool(r)
@@ -632,7 +693,17 @@ def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | ar
                       position, digest.hex(), jumps, skipped)
     if rules != RULES_VERSION:  # _check_header
         _check_header(header)
-    return Log(header, None, summary), GAMES[game], codes, deltas, meta
+    return Log(header, None, summary), GAMES[game], codes, deltas, meta, dealt
+
+
+def _deal_of(value: int) -> Deal | None:
+    """The deal a binary header's deal field names (number << 1 | microsoft) where its text
+    (``ms`` N, or N) is a canonical deal number, as parse_deal makes it; else None, and _fresh
+    says what is wrong with the text (tests/test_log.py pins it to parse_deal)."""
+    number = value >> 1
+    if value & 1:
+        return Deal(number, True) if 0 < number < MS_LIMIT else None
+    return Deal(number, False) if MS_PLAIN_LIMIT <= number < MT_LIMIT else None
 
 
 def _newer(version: int) -> LogError:
@@ -809,7 +880,7 @@ def decode(data: bytes) -> Log:
             return decode_text(data)[0]
     as_json = not binary_v2 and is_json(data)
     if binary_v2:
-        log, variant, codes, deltas, meta = _decode_v2_binary(data)
+        log, variant, codes, deltas, meta, deal = _decode_v2_binary(data)
         items = codes
         clocks = None
         if deltas.typecode != "H" or len(items) * 0xFFFF > CLOCK_LIMIT:
@@ -820,7 +891,7 @@ def decode(data: bytes) -> Log:
             except OverflowError:
                 raise _bad("corrupt log (a clock reading beyond 2^40 ms)") from None
             _check_clocks(items, clocks)
-        session = _fresh(log.header, variant)
+        session = _fresh(log.header, variant, deal)
         try:
             session, _ = run(session, items, clocks, from_codes=True, deltas=deltas, meta=meta)
         except ReplayError as exc:
@@ -945,13 +1016,16 @@ def _short(exc: Exception) -> str:
 
 
 # --- checking ------------------------------------------------------------------------
-def _fresh(header: Header, variant: Variant) -> Session:
-    try:
-        deal = parse_deal(header.deal)
-    except CarpetError as exc:
-        raise _bad(f"bad deal in header: {exc}") from None
-    if deal.text != header.deal:
-        raise _bad(f"deal {header.deal!r} is not in its canonical form ({deal.text})")
+def _fresh(header: Header, variant: Variant, deal: Deal | None = None) -> Session:
+    """A session of the header's deal, its initial layout checked against the header's digest.
+    ``deal``: the header's deal made already (a binary log's, where its text is canonical)."""
+    if deal is None:
+        try:
+            deal = parse_deal(header.deal)
+        except CarpetError as exc:
+            raise _bad(f"bad deal in header: {exc}") from None
+        if deal.text != header.deal:
+            raise _bad(f"deal {header.deal!r} is not in its canonical form ({deal.text})")
     session = fresh(variant, deal)
     full = position_digest_of(session.state)
     found = full if header.version == 1 else full[:8]

@@ -36,7 +36,7 @@ from itertools import accumulate
 from typing import Callable
 
 from carpet.core import CarpetError, Session
-from carpet.core.game import HINT, PLAYING, RESTART, UNDO, WON, position_digest
+from carpet.core.game import HINT, PLAYING, RESTART, UNDO, WON, blake2b  # (core.game.position_digest's)
 from carpet.core.session import Events
 
 from .codec import NO_ACTION, codec, decoder
@@ -268,13 +268,20 @@ def fresh(variant, deal) -> Session:
     return Session(variant, deal, state=None if fast is None else fast.dealt(variant, deal))
 
 
+_DIGESTS: dict[str, tuple] = {}  # game id -> (the family's fast position_bytes or None, the digest's first bytes)
+
+
 def position_digest_of(state) -> str:
-    """``state.digest()``, the position's bytes by the family's fast copy where it has one."""
+    """``state.digest()`` (core.game.position_digest), the position's bytes by the family's fast
+    copy where it has one."""
     variant = state.variant
-    position_bytes = getattr(_fast(variant), "position_bytes", None)
+    known = _DIGESTS.get(variant.id)
+    if known is None:
+        known = _DIGESTS[variant.id] = (getattr(_fast(variant), "position_bytes", None), variant.id.encode() + b"\0")
+    position_bytes, head = known
     if position_bytes is None:
         return state.digest()
-    return position_digest(variant.id, position_bytes(state))
+    return blake2b(head + position_bytes(state), digest_size=8).hexdigest()
 
 
 def _earlier(items, clocks, n: int) -> int:
@@ -287,6 +294,35 @@ def _earlier(items, clocks, n: int) -> int:
             return total
         total += clocks[i]
         start = i + 1
+
+
+def _run_codes(session: Session, items, deltas, meta) -> Session | None:
+    """:func:`run` of a version-2 log's codes (the clocks as deltas) where nothing is taken back and
+    the family has a bulk replay: the usual log, its set-up cut short.  None where the general way
+    must play it: an undo, or a refusal (the position is the deal's again, and :func:`run`
+    plays from there to name the event)."""
+    variant = session.variant
+    fast = _FAST[variant.id] if variant.id in _FAST else _fast(variant)
+    if fast is None or UNDO in (items if meta is None else meta):
+        return None
+    state = session.state
+    cls = type(state)
+    state.__class__ = _LEAN.get(cls) or _lean_class(cls)
+    actions = array("I")
+    own_bonus = getattr(fast, "win_bonus", None)
+    try:
+        moves, bonus = _plain(state, items, decoder(state), actions, variant, cls.update_status, session._initial,
+                              fast.play_codes, variant.win_bonus if own_bonus is None else partial(own_bonus, variant))
+    except CarpetError:
+        state.restore(session._initial)
+        return None
+    finally:
+        state.__class__ = cls
+    cls.update_status(state)  # the status in full at the end
+    session.events = DeltaEvents(actions=actions, deltas=deltas)
+    session.moves, session.bonus = moves, bonus
+    session.clock_ms, session.earlier_attempts_ms = delta_sums(items if meta is None else meta, deltas, len(items))
+    return session
 
 
 def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto: int | None = None,
@@ -305,6 +341,10 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     after each event with the full status decided (for replay frames).  Raises
     ReplayError at the first event that cannot be played.
     """
+    if from_codes and clocks is None and upto is None and not keep_history and step is None and not want_codes:
+        played = _run_codes(session, items, deltas, meta)
+        if played is not None:
+            return played, None
     variant, state = session.variant, session.state
     n = len(items) if upto is None else min(upto, len(items))
     if n < len(items):

@@ -222,3 +222,75 @@ def test_huge_numbers_in_a_json_log_are_refused_cleanly(version):
     doc["header"]["version"] = 10**30
     with pytest.raises(LogError):
         decode(msgspec.json.encode(doc))
+
+
+# --- the reader's fast paths, pinned to what they stand for ----------------------------------
+def test_the_deal_of_a_binary_header_is_parse_deals():
+    """A binary header stores its deal as number << 1 | microsoft; the reader makes the Deal
+    itself where the text is canonical, and leaves every other text to parse_deal's refusal."""
+    from carpet.core.errors import BadDealNumber
+    from carpet.core.numbering import MS_LIMIT, MT_LIMIT
+    from carpet.formats.log import _deal_of
+
+    numbers = [0, 1, 2, 127, 128, 31999, 32000, 32001, 123456789012, MS_LIMIT - 1, MS_LIMIT, MS_LIMIT + 1,
+               MT_LIMIT - 1, MT_LIMIT, 10**40]
+    for number in numbers:
+        for microsoft in (0, 1):
+            text = f"ms{number}" if microsoft else str(number)
+            try:
+                plain = parse_deal(text)
+                if plain.text != text:
+                    plain = None  # not canonical: the reader refuses it
+            except BadDealNumber:
+                plain = None
+            assert _deal_of(number << 1 | microsoft) == plain, text
+
+
+def test_the_creation_time_text_is_the_formatted_one():
+    import random
+    import time
+
+    from carpet.formats.log import created_text
+    rng = random.Random(5)
+    for ms in [0, 1, 999, 1000, 86_399_999, 2**47, 253402300799999, 253402300800000] + \
+            [rng.randrange(0, 2**47 + 1) for _ in range(3000)]:
+        t = time.gmtime(ms // 1000)
+        assert created_text(ms) == "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (*t[:6], ms % 1000), ms
+
+
+def test_the_half_byte_layout_unpacks_as_the_general_way_does(monkeypatch):
+    """Codes and delta highs in half-bytes (the commonest layout) are split straight into place:
+    the same codes, deltas, escapes, position after them and refusals as the general way, over
+    random planes, truncated ones, nonzero spare half-bytes and escapes of both kinds."""
+    import random
+
+    from carpet.formats import log
+
+    def unpack(data, n):
+        r = log._Reader(data, 2, len(data))
+        try:
+            codes, deltas, meta = log.unpack_planes(r, n)
+        except LogError as exc:
+            return "refused", str(exc)
+        return type(codes), list(codes), deltas.typecode, list(deltas), bytes(meta), r.pos
+
+    rng = random.Random(7)
+    accepted = 0
+    for _ in range(3000):
+        n = rng.choice([0, 1, 2, 3, 5, 8, 13, 60, 61, 130, 131])
+        size = max(0, 1 + 2 * ((n + 1) // 2) + n + rng.choice([0, 0, 0, 1, 3, 8, -1, -2]))
+        body = bytearray(rng.getrandbits(8) for _ in range(size))
+        if body:
+            body[0] = 5 if rng.random() < 0.9 else rng.randrange(12)  # 5: the half-byte layout
+        for k in range(1, len(body)):
+            if rng.random() < 0.7:
+                body[k] &= rng.choice([0x77, 0x3F, 0xEE, 0xFF])
+        data = b"xx" + bytes(body) + bytes(rng.getrandbits(8) & rng.choice([0x7F, 0xFF])
+                                          for _ in range(rng.randrange(12)))
+        fast = unpack(data, n)
+        with monkeypatch.context() as m:
+            m.setattr(log, "_HALF_BYTES", -1)  # no layout is -1: the general way throughout
+            general = unpack(data, n)
+        assert fast == general, (n, data.hex())
+        accepted += fast[0] != "refused"
+    assert accepted > 500
