@@ -102,6 +102,11 @@ class State:
     #     The legal actions worth trying, most promising first.  It may leave out an action
     #     only when one it lists (or a short sequence of them) reaches the same key.
     #     Default: ``legal_actions()`` ordered by ``action_rank(action)`` (higher first).
+    # search_orders: int (an attribute), with search_actions(order)
+    #     How many orders of its actions the family offers, all about as promising: order 0
+    #     is ``search_actions()``, orders 1.. rank the near-equals differently.  The solver
+    #     then searches in each order in turn, each with an equal share of the budget left,
+    #     until one decides.  Default: 1 (one order, one search).
     # dead_end() -> bool
     #     True only when no win is possible from this position (False proves nothing).
     # progress() -> int

@@ -27,6 +27,11 @@ Three answers, never a guess:
   without a win: a proof, as long as the family's pruning is sound;
 - ``unknown``: the node budget (or the caller's ``stop``) ended the search first.
 
+A family that offers other orders of its actions (``search_orders``, e.g. the quilt
+family, whose rough ranking otherwise sends every search of a deal the same wrong way)
+gets one such search per order, each with an equal share of the budget left, until one
+decides; the others get the one search above.
+
 A node is one ``apply``.  The search reads no clock and draws no random number, and
 never iterates a set, so the same position and budget give the same answer and line on
 every machine and in every run (whatever PYTHONHASHSEED).
@@ -74,17 +79,21 @@ class Solution:
 
 # --- the family's knowledge, with plain defaults --------------------------------------------
 
-def _knowledge(state: State, best: bool = False):
+def _knowledge(state: State, best: bool = False, order: int = 0):
     """(key, safe, actions, dead, progress) as callables on ``state``, defaults filled in.
 
     With ``best``, safe actions are used only where the family says they never cost score
-    (``safe_keeps_score``): safe means safe for winning, not for the best win.
+    (``safe_keeps_score``): safe means safe for winning, not for the best win.  ``order``:
+    which of the family's orders of actions (``search_orders``) to use; 0 the usual one.
     """
     key = getattr(state, "search_key", None) or state.snapshot  # a snapshot is exact and hashable
     safe = getattr(state, "safe_action", None)
     if safe is None or (best and not getattr(state, "safe_keeps_score", False)):
         safe = lambda: None  # noqa: E731
     actions = getattr(state, "search_actions", None)
+    if actions is not None and order:
+        ordered = actions
+        actions = lambda: ordered(order)  # noqa: E731
     if actions is None:
         rank = getattr(state, "action_rank", None)
 
@@ -162,7 +171,7 @@ class _OutOfBudget(Exception):
 
 class _Searcher:
     def __init__(self, state: State, limit: int, stop, seen: set | None, best: bool, moves: int,
-                 bonus, track: bool) -> None:
+                 bonus, track: bool, order: int = 0) -> None:
         self.state = state
         self.limit = limit
         self.stop = stop
@@ -174,7 +183,7 @@ class _Searcher:
         self.moves = moves
         self.bonus = bonus
         self.track = track
-        self.key, self.safe, self.actions, self.dead, self.progress = _knowledge(state, best)
+        self.key, self.safe, self.actions, self.dead, self.progress = _knowledge(state, best, order)
         self.bound = getattr(state, "win_score_bound", None) if best else None
         self.redeal = state.variant.words.get("redeal")
         self.arrivals: dict = {}  # best mode: key -> (score, moves) of the best arrival so far
@@ -582,7 +591,22 @@ def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
     attempt, so that no line goes back to one).  ``best``: go on after the first win,
     for the highest score (``moves`` counted so far, ``bonus(moves)`` the win bonus).
     """
-    return _Searcher(state, limit, stop, seen, best, moves, bonus, track_children).run()
+    orders = 1 if track_children else getattr(state, "search_orders", 1)
+    if orders <= 1:
+        return _Searcher(state, limit, stop, seen, best, moves, bonus, track_children).run()
+    # the family offers other orders of its actions, as plausible as its usual one: a search
+    # in each in turn, with an equal share of what is left, until one decides (a proof from
+    # any order is a proof: the order never changes what a complete search covers)
+    used = 0
+    for order in range(orders):
+        searcher = _Searcher(state, max(1, (limit - used) // (orders - order)), stop, seen, best,
+                             moves, bonus, False, order)
+        out = searcher.run()
+        used += out.nodes
+        if out.result != UNKNOWN or searcher.stopped or used >= limit:
+            break
+    out.nodes = used
+    return out
 
 
 # --- the public API ---------------------------------------------------------------------------

@@ -708,3 +708,48 @@ def test_hint_when_lost():
     assert best_action(session_state) == CQ.parse_canonical("a1>UH")
 
 
+
+
+# --- the solver's other orders (QuiltState.search_actions, search_orders) ----------------------
+
+@pytest.mark.parametrize("game", QUILT_GAMES)
+def test_search_orders_are_the_legal_actions_reordered_deterministically(game):
+    state = get_game(game).new_state(parse_deal("7"))
+    rng = random.Random(5)
+    for _ in range(40):
+        if state.status != PLAYING:
+            break
+        legal = state.legal_actions()
+        # order 0: the plain ranking, ties in canonical order (the solver's default)
+        assert state.search_actions() == sorted(legal, key=state.action_rank, reverse=True)
+        assert state.search_actions(0) == state.search_actions()
+        for order in range(1, QuiltState.search_orders):
+            again = state.search_actions(order)
+            assert sorted(again) == sorted(legal) and again == state.search_actions(order)
+        state.apply(rng.choice(legal))
+
+
+def test_search_orders_differ_and_follow_the_key():
+    # a deal's start, and the same with every card swapped for its other deck's copy: one key,
+    # the same orders
+    one = CQ.new_state(parse_deal("1"))
+    other = [c if c == EMPTY else (c + 52) % 104 for c in one.cells[:64]]
+    two = QuiltState.arranged(CQ, quilt=other, stock=[(c + 52) % 104 for c in reversed(one.stock)])
+    while len(one.legal_actions()) < 4:  # on to where there is a choice
+        action = one.search_actions()[0]
+        one.apply(action)
+        two.apply(action)
+    assert one.search_key() == two.search_key() and one.snapshot() != two.snapshot()
+    orders = [one.search_actions(k) for k in range(QuiltState.search_orders)]
+    assert orders == [two.search_actions(k) for k in range(QuiltState.search_orders)]
+    assert len({tuple(o) for o in orders}) > 1  # the orders are not all alike
+
+
+def test_the_other_orders_win_what_the_plain_order_leaves_unknown():
+    # crazy-quilt 1: the plain order alone spends the whole default budget in the first pass
+    session = Session(CQ, parse_deal("1"))
+    result = solve(session)
+    assert result.result == "won" and result.nodes <= 400_000
+    for i, action in enumerate(result.line):
+        session.act(action, i)
+    assert session.status == WON

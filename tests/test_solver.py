@@ -223,6 +223,30 @@ def test_best_score():
     assert solve(session, best=True, nodes=3).best is not True
 
 
+def test_a_familys_other_orders_are_searched_in_turn_within_the_budget(monkeypatch):
+    from carpet.core.quilt import QuiltState
+
+    asked = []
+    plain = QuiltState.search_actions
+
+    def counted(self, order=0):
+        if order not in asked:
+            asked.append(order)
+        return plain(self, order)
+    monkeypatch.setattr(QuiltState, "search_actions", counted)
+    # decided in the usual order: no other order is asked for
+    assert solve(session_of("crazy-quilt", 10)).result == "won" and asked == [0]
+    # undecided: every order in turn, the budget shared (a step of safe plays may go over)
+    asked.clear()
+    solution = solve(session_of("crazy-quilt", 1), nodes=8000)
+    assert solution.result == "unknown" and solution.nodes <= 8000 + 104
+    assert asked == list(range(QuiltState.search_orders))
+    # the hint keeps to the usual order
+    asked.clear()
+    hint_action(session_of("crazy-quilt", 1), nodes=2000)
+    assert asked == [0]
+
+
 def test_budget_constants():
     assert HINT_NODES < DEFAULT_NODES
 
