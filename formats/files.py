@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -154,7 +153,7 @@ def write_atomic(path: Path, data: bytes, *, overwrite: bool = True) -> None:
     target, existing = check_target(path, overwrite=overwrite)
     directory = target.parent if str(target.parent) else Path(".")
     remove_stale_temps(directory, target.name)
-    tmp = directory / f"{temp_prefix(target.name)}{os.getpid()}-{secrets.token_hex(3)}.tmp"
+    tmp = directory / f"{temp_prefix(target.name)}{os.getpid()}-{os.urandom(3).hex()}.tmp"
     fd = None
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_EXTRA, 0o600)
