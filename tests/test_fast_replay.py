@@ -19,7 +19,8 @@ from array import array
 
 import pytest
 
-from carpet.core import GAMES, HINT, RESTART, UNDO, CarpetError, Session, parse_deal
+from carpet.cli.bench import random_game
+from carpet.core import GAMES, RESTART, CarpetError, Session, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.core.game import WON
 from carpet.core.numbering import dealing_order, fast_dealing_order
@@ -138,26 +139,9 @@ def test_bulk_replay_equals_plain_apply(game, player):
 
 
 def random_log_session(variant, seed, events) -> Session:
-    """A random session with hints, undos and restarts (the bench's random games)."""
+    """A random session with hints, undos and restarts: the bench's random game, from a seeded deal."""
     rng = random.Random(seed)
-    session = Session(variant, parse_deal(str(rng.randint(1, 31999))))
-    clock = 0
-    while len(session.events) < events:
-        clock += rng.randint(100, 4000)
-        roll = rng.random()
-        actions = session.legal_actions()
-        if roll < 0.03:
-            action = HINT
-        elif roll < 0.10 and session.can_undo():
-            action = UNDO
-        elif not actions or roll < 0.002:
-            action = RESTART
-        else:
-            action = rng.choice(actions)
-        session.act(action, clock)
-        if action == RESTART:
-            clock = 0
-    return session
+    return random_game(variant, rng.randint(1, 31999), events, rng)
 
 
 @pytest.mark.parametrize("game", FAST)
