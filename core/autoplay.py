@@ -28,9 +28,11 @@ from .session import Session
 LOOKAHEAD_NODES = 600
 
 
-def play_out(session: Session, limit: int = 5000, clock: Callable[[], int] = lambda: 0) -> int:
+def play_out(session: Session, limit: int = 5000, clock: Callable[[], int] = lambda: 0,
+             choose: Callable[[Session], int | None] | None = None) -> int:
     """Play until the game ends, no action is offered, the player goes round in circles, or
-    ``limit`` actions; returns the actions taken.
+    ``limit`` actions; returns the actions taken.  ``choose`` names the player's action (or
+    None: nothing to play); the simple player's when not given.
 
     The player's choice depends on the position alone, so once a position comes back it
     would only repeat the same circle: play stops there.
@@ -43,7 +45,7 @@ def play_out(session: Session, limit: int = 5000, clock: Callable[[], int] = lam
         if key in seen:
             break
         seen.add(key)
-        action = simple_action(state)
+        action = simple_action(state) if choose is None else choose(session)
         if action is None:
             break
         session.act(action, clock())

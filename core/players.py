@@ -22,7 +22,7 @@ from importlib import import_module
 from typing import Callable, NamedTuple
 
 from .errors import CarpetError
-from .game import FIRST_ACTION, PLAYING, WON
+from .game import FIRST_ACTION, WON
 from .session import Session
 
 #: the most actions the simple and hint players take on one deal
@@ -96,22 +96,17 @@ def hint(session: Session, budget: int | None = None) -> Played:
     :data:`ACTION_CAP` actions.
 
     A hint depends on the position alone, so a position coming back means the hint would
-    go round the same circle for ever: play stops there too (as :func:`.autoplay.play_out`).
+    go round the same circle for ever: play stops there too (:func:`.autoplay.play_out`).
     """
-    taken = 0
-    state = session.state
-    seen = set()
-    while taken < ACTION_CAP and state.status == PLAYING:
-        key = (state.position_bytes(), state.redeals_used)
-        if key in seen:
-            break
-        seen.add(key)
-        action = session.hint()
-        if action is None or action < FIRST_ACTION:
-            break
-        session.act(action, 0)
-        taken += 1
-    return _ended(session, taken)
+    from .autoplay import play_out
+
+    return _ended(session, play_out(session, ACTION_CAP, choose=_hinted))
+
+
+def _hinted(session: Session) -> int | None:
+    """The action the hint names, or None when it names none."""
+    action = session.hint()
+    return None if action is None or action < FIRST_ACTION else action
 
 
 def solve(session: Session, budget: int | None = None) -> Played:
