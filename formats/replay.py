@@ -185,6 +185,16 @@ def delta_sums(items, deltas, n: int) -> tuple[int, int]:
     return (0 if last == n - 1 else sum(deltas[last + 1:n])), sum(deltas[:last + 1])
 
 
+def _hint_cost(state, full_status) -> int:
+    """The counted moves a hint costs where hints count: one while the game is still being
+    played (its status, which the lean replay leaves at "playing" short of a win, checked in
+    full here), none after the end."""
+    if state.status == WON:
+        return 0
+    full_status(state)
+    return 1 if state.status == PLAYING else 0
+
+
 def _plain(state, items, decode, actions, variant, full_status, initial, kernel, win_bonus) -> tuple[int, int]:
     """The events of a log that holds no undo: counted moves and win bonus; raises at a refusal.
 
@@ -221,10 +231,8 @@ def _plain(state, items, decode, actions, variant, full_status, initial, kernel,
             if decode is not None:
                 actions.append(item)
             if item == HINT:
-                if hint_counts and state.status != WON:
-                    full_status(state)
-                    if state.status == PLAYING:
-                        moves += 1
+                if hint_counts:
+                    moves += _hint_cost(state, full_status)
             else:  # RESTART: there is no undo here
                 state.restore(initial)
                 moves = bonus = 0
@@ -424,10 +432,8 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
                 if codes is not None:
                     codes.append(item)
                 if item == HINT:
-                    if hint_counts and state.status != WON:
-                        full_status(state)
-                        if state.status == PLAYING:
-                            moves += 1
+                    if hint_counts:
+                        moves += _hint_cost(state, full_status)
                 elif item == UNDO:
                     if state.status == WON:
                         raise ReplayError("the game is won; only restart is possible", i + 1, UNDO)
