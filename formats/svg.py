@@ -299,6 +299,18 @@ def _legal_texts(session: Session) -> list[str]:
     return [text(a) for a in session.legal_actions()]
 
 
+def _stock_and_waste(board, x: float, stock_y: float, label_y: float, waste_y: float, w: float, h: float,
+                     shown: int) -> None:
+    """The stock (its count labelled above it) and the waste fanned ``shown`` cards wide, at ``x``."""
+    board.lines.append((x, label_y, [("stock ", None, "label"), ("", "stock", "label")]))
+    board.places.append((x, stock_y, w, h, None))
+    board.slots.append(Slot("stock", x, stock_y, w, h, {"stock": "s"}))
+    board.lines.append((x, waste_y - 8, [("waste ", None, "label"), ("", "waste", "label")]))
+    board.places.append((x, waste_y, w, h, None))
+    for k in range(shown):
+        board.slots.append(Slot("waste", x + k * FAN, waste_y, w, h, {"waste": "w"}))
+
+
 def _row_name(r: int) -> str:
     return ROW_LETTERS[r]
 
@@ -381,13 +393,7 @@ def _carpet_board(session: Session) -> Board:
         board.labels.append((MARGIN - 10, top + r * py + h / 2 + 5, _row_name(r), "label", "middle"))
         for c in range(5):
             board.slots.append(Slot("cell", MARGIN + c * px, top + r * py, w, h, {"cell": f"{_row_name(r)}{c + 1}"}))
-    board.lines.append((side, found_y - 8, [("stock ", None, "label"), ("", "stock", "label")]))
-    board.places.append((side, found_y, w, h, None))
-    board.slots.append(Slot("stock", side, found_y, w, h, {"stock": "s"}))
-    board.lines.append((side, top - 8, [("waste ", None, "label"), ("", "waste", "label")]))
-    board.places.append((side, top, w, h, None))
-    for k in range(CARPET_WASTE):
-        board.slots.append(Slot("waste", side + k * FAN, top, w, h, {"waste": "w"}))
+    _stock_and_waste(board, side, found_y, found_y - 8, top, w, h, CARPET_WASTE)
     if session.variant.foster:
         board.lines.append((side, top + py + 24, [("", "phase", "label")]))
         board.lines.append((side, top + py + 42, [("", "phase-note", "label")]))
@@ -492,13 +498,7 @@ def _quilt_board(session: Session) -> Board:
             for j in range(RESERVE_SHOWN):
                 board.slots.append(Slot("reserve", side + 30 + j * RESERVE_FAN, y, w, h, {"reserve": f"r{k + 1}"}))
     else:
-        board.lines.append((side, found_y - 10, [("stock ", None, "label"), ("", "stock", "label")]))
-        board.places.append((side, found_y, w, h, None))
-        board.slots.append(Slot("stock", side, found_y, w, h, {"stock": "s"}))
-        board.lines.append((side, top - 8, [("waste ", None, "label"), ("", "waste", "label")]))
-        board.places.append((side, top, w, h, None))
-        for k in range(QUILT_WASTE):
-            board.slots.append(Slot("waste", side + k * FAN, top, w, h, {"waste": "w"}))
+        _stock_and_waste(board, side, found_y, found_y - 10, top, w, h, QUILT_WASTE)
     home_y = found_y + 24 if variant.has_reserves else top + h + 30  # under the waste
     board.lines.append((side, home_y, [("", "home", None), (" of 104 cards home", None, "label")]))
     small = (24, 33)
