@@ -58,3 +58,17 @@ def positions_reached(session):
         state.restore(snap)
         reached.add(key())
     return state, key, reached
+
+
+@pytest.fixture
+def game(tmp_path):
+    """A new recorded kovrik game (deal 1, created at a frozen time): tests' ``game`` file,
+    unless a test parametrizes ``game`` itself."""
+    from freezegun import freeze_time
+
+    from clitools import run
+
+    path = tmp_path / "g.log"
+    with freeze_time("2026-11-29 10:00:00"):
+        assert run("new", "kovrik", "1", "-o", path).exit_code == 0
+    return path

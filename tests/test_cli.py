@@ -6,28 +6,10 @@ import sys
 
 import pytest
 from freezegun import freeze_time
-from typer.testing import CliRunner
 
-from carpet.cli.app import app
 from carpet.core import GAMES
 
-runner = CliRunner()
-
-
-def run(*args, input=None):
-    return runner.invoke(app, [str(a) for a in args], input=input)
-
-
-def doc(result):
-    return json.loads(result.stdout)
-
-
-@pytest.fixture
-def game(tmp_path):
-    path = tmp_path / "g.log"
-    with freeze_time("2026-11-29 10:00:00"):
-        assert run("new", "kovrik", "1", "-o", path).exit_code == 0
-    return path
+from clitools import doc, run
 
 
 def test_games_lists_every_variant():

@@ -13,17 +13,8 @@ import sys
 import time
 
 import pytest
-from freezegun import freeze_time
 
 from clitools import CARPET, carpet, doc, events, one_line, run, temporaries
-
-
-@pytest.fixture
-def game(tmp_path):
-    path = tmp_path / "g.log"
-    with freeze_time("2026-11-29 10:00:00"):
-        assert run("new", "kovrik", "1", "-o", path).exit_code == 0
-    return path
 
 
 # --- "Internal errors (exit 3) on replay --delay nan, inf and 1e308, and on a 300-character file name" -------

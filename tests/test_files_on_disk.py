@@ -14,19 +14,10 @@ import sys
 import time
 
 import pytest
-from freezegun import freeze_time
 
 from clitools import carpet, doc, events, one_line, run, temporaries
 
 ROOT_ONLY = "needs root to make device nodes and give files away (CI runs as root)"
-
-
-@pytest.fixture
-def game(tmp_path):
-    path = tmp_path / "g.log"
-    with freeze_time("2026-11-29 10:00:00"):
-        assert run("new", "kovrik", "1", "-o", path).exit_code == 0
-    return path
 
 
 # --- "A symlinked log is replaced, not written through, so the game silently forks" ---------------------
