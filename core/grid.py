@@ -18,7 +18,6 @@ is.  Rules as in docs/rules.md, "Grid family" (each game's section).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 from .cards import ACE, KING, code, parse_face
@@ -52,17 +51,46 @@ def deal_beside_column_0(order: list[int], board: "Board") -> list[int]:
     return cells
 
 
-@dataclass(frozen=True)
 class Board:
-    """A grid game's board and deal.  Коврик's is the default: 4 × 14, aces to column 0."""
+    """A grid game's board and deal.  Коврик's is the default: 4 × 14, aces to column 0.
 
-    rows: int = 4
-    cols: int = 14
-    decks: int = 1
-    #: the rank column 0 takes (0 = ace); a row's prefix runs from it up to the king
-    base: int = ACE
-    #: the dealing order (first dealt first) -> the cells, EMPTY where no card lies
-    deal: Callable[[list[int], "Board"], list[int]] = deal_beside_column_0
+    An immutable value (written out rather than a frozen dataclass: a command that reads a
+    grid game's log loads this module, and a dataclass is built at import)."""
+
+    __slots__ = ("rows", "cols", "decks", "base", "deal")
+
+    def __init__(self, rows: int = 4, cols: int = 14, decks: int = 1, base: int = ACE,
+                 deal: Callable[[list[int], "Board"], list[int]] = deal_beside_column_0) -> None:
+        set_ = object.__setattr__
+        set_(self, "rows", rows)
+        set_(self, "cols", cols)
+        set_(self, "decks", decks)
+        #: the rank column 0 takes (0 = ace); a row's prefix runs from it up to the king
+        set_(self, "base", base)
+        #: the dealing order (first dealt first) -> the cells, EMPTY where no card lies
+        set_(self, "deal", deal)
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError(f"a Board is immutable: cannot set {name}")
+
+    def _key(self) -> tuple:
+        return (self.rows, self.cols, self.decks, self.base, self.deal)
+
+    def replace(self, **changes) -> "Board":
+        """This board with some fields changed (as ``dataclasses.replace``)."""
+        fields = dict(zip(self.__slots__, self._key()))
+        fields.update(changes)
+        return Board(**fields)
+
+    def __eq__(self, other) -> bool:
+        return self._key() == other._key() if isinstance(other, Board) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Board(rows={self.rows}, cols={self.cols}, decks={self.decks}, base={self.base}, "
+                f"deal={self.deal.__name__})")
 
     @property
     def cells(self) -> int:

@@ -7,7 +7,6 @@ can save and restore it (undo) and a log can be replayed on any machine.
 
 from __future__ import annotations
 
-import random
 import re
 import sys
 from array import array
@@ -19,7 +18,7 @@ MS_LIMIT = 1 << 33  # msN: 1 <= N < 2**33
 MS_PLAIN_LIMIT = 32000  # plain N below this uses the Microsoft generator
 MT_LIMIT = 10**20  # plain N from 32000 up to this uses the Mersenne Twister
 
-_DEAL_RE = re.compile(r"#?(ms)?([0-9]+)")
+_DEAL_RE = r"#?(ms)?([0-9]+)"  # compiled when first used (re caches it)
 
 
 class Deal:
@@ -75,7 +74,7 @@ class Deal:
 def parse_deal(text: str) -> Deal:
     """``'1'``, ``'#1'``, ``'ms1'`` -> the same deal; anything else outside the numbering fails."""
     t = str(text).strip().lower()
-    m = _DEAL_RE.fullmatch(t)
+    m = re.fullmatch(_DEAL_RE, t)
     if m is None:
         raise BadDealNumber(f"not a deal number: {text!r} (use N or msN, N a whole number from 1)")
     digits = m.group(2)
@@ -153,8 +152,10 @@ class TwisterRandom:
     __slots__ = ("_mt", "_seed", "draws")
 
     def __init__(self, seed: int) -> None:
+        from random import Random  # imported here: a command that deals no such number never loads it
+
         self._seed = seed
-        self._mt = random.Random(seed)
+        self._mt = Random(seed)
         self.draws = 0
 
     def randint(self, a: int, b: int) -> int:
@@ -173,7 +174,7 @@ class TwisterRandom:
 
     def setstate(self, draws: int) -> None:
         if draws < self.draws:
-            self._mt = random.Random(self._seed)
+            self._mt = type(self._mt)(self._seed)
             self.draws = 0
         rand = self._mt.random
         for _ in range(draws - self.draws):

@@ -560,12 +560,13 @@ def _payload_v2(header: Header, codes, deltas, summary: Summary) -> bytes:
     return bytes(out)
 
 
-_TOOL_VERSION = re.compile(r"carpet (0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})")
+#: (patterns are compiled when first used, by re's own cache: start-up pays for none of them)
+_TOOL_VERSION = r"carpet (0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})"
 
 
 def _put_tool(out: bytearray, tool: str) -> None:
     """``carpet M.m.p``: 3 then the three numbers; else the text's length times 2, and the text."""
-    m = _TOOL_VERSION.fullmatch(tool)
+    m = re.fullmatch(_TOOL_VERSION, tool)
     if m:
         out.append(3)
         for part in m.groups():
@@ -770,12 +771,12 @@ def reseal(log: Log) -> Log:
 
 
 # --- bytes ---------------------------------------------------------------------------
-_SPACE = re.compile(rb"\s*")
+_SPACE = rb"\s*"
 
 
 def _first(data: bytes, n: int) -> bytes:
     """The first n bytes after leading whitespace (without copying a large file)."""
-    start = _SPACE.match(data).end()
+    start = re.match(_SPACE, data).end()
     return data[start:start + n]
 
 
@@ -964,7 +965,7 @@ def _unpack_v1(packed: list[int], variant: Variant) -> Events:
 
 
 #: one event of the JSON form as this program writes it; anything else goes to msgspec
-_JSON_EVENT = re.compile(rb'\s*\[\s*"([^"\\]*)"\s*,\s*(0|[1-9][0-9]{0,15})\s*\]\s*(,|\]\s*$)')
+_JSON_EVENT = (rb'\s*\[\s*"([^"\\]*)"\s*,\s*(0|[1-9][0-9]{0,15})\s*\]\s*(,|\]\s*$)')
 
 
 def _json_events_of(raw: bytes, variant: Variant) -> Events:
@@ -974,7 +975,7 @@ def _json_events_of(raw: bytes, variant: Variant) -> Events:
     body = raw.strip()
     if body == b"[]":
         return Events()
-    pos, end, match = 1, len(body), _JSON_EVENT.match
+    pos, end, match = 1, len(body), re.compile(_JSON_EVENT).match
     i = 0
     if not body.startswith(b"[") or b"\\" in body:
         pairs = _decoders.json_events.decode(body)

@@ -88,7 +88,7 @@ def undone(items) -> bytearray | None:
     return need
 
 
-_SESSION_EVENT = re.compile(rb"[\x00-\x02]")  # hint, undo, restart among bytes of codes
+_SESSION_EVENT = rb"[\x00-\x02]"  # hint, undo, restart among bytes of codes
 
 
 def _undone_in_runs(items: bytes) -> bytearray:
@@ -97,7 +97,7 @@ def _undone_in_runs(items: bytes) -> bytearray:
     need = bytearray(len(items))
     runs: list[list[int]] = []
     last = 0
-    for found in _SESSION_EVENT.finditer(items):
+    for found in re.finditer(_SESSION_EVENT, items):
         at = found.start()
         if at > last:
             runs.append([last, at])

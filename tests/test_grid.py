@@ -255,7 +255,6 @@ def test_fast_move_check_agrees_with_the_move_list(game):
 
 
 # --- the board is the variant's: other sizes share the engine -------------------------------------
-from dataclasses import replace  # noqa: E402
 
 from carpet.core.grid import EMPTY, Board, GridVariant  # noqa: E402
 
@@ -271,7 +270,7 @@ GAPS = GridVariant("test-gaps", source="test", summary="4x13, twos to column 0",
                    board=Board(cols=13, base=1, deal=_aces_out), redeals=2, card_points=1)
 # a new member of the family is its differences: here twice the rows and two decks
 DOUBLE = GridVariant("test-double", source="test", summary="8x13, two decks", rules="(decision: none)",
-                     board=replace(GAPS.board, rows=8, decks=2), redeals=2, card_points=1)
+                     board=GAPS.board.replace(rows=8, decks=2), redeals=2, card_points=1)
 
 
 @pytest.mark.parametrize("variant", [GAPS, DOUBLE], ids=lambda v: v.id)
@@ -329,3 +328,12 @@ def test_without_locks_a_card_may_leave_its_row_and_the_run_is_cut_there():
     assert state.prefix == [0, 1, 12, 12] and state.score == 25
     with pytest.raises(IllegalAction, match="not in this game"):
         state.apply(GAPS.move(parse_face("AS"), GAPS.board.parse_cell("a0")))
+
+
+def test_a_board_is_an_immutable_value():
+    board = Board()
+    assert board == Board() and hash(board) == hash(Board())
+    assert board.replace(cols=13) == Board(cols=13) != board
+    with pytest.raises(AttributeError):
+        board.cols = 13
+    assert board.cols == 14
