@@ -9,10 +9,10 @@ code it had earned.
 
 Each command lives in its own module and is imported only when it runs (a
 command's start-up pays for itself alone): :data:`COMMANDS` names them in the
-order ``carpet --help`` lists them.
+order ``carpet --help`` lists them.  Command modules leave out ``from __future__ import
+annotations``: Typer would otherwise evaluate every parameter's annotation string each time a
+command is built, about half of that time.
 """
-
-from __future__ import annotations
 
 import codecs
 import contextlib

@@ -1,8 +1,6 @@
 """``carpet autoplay``: the built-in simple player on one deal (recorded), or on a range of deals
 as the alias of ``carpet survey GAME --deals A-B --player simple``."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Optional
 

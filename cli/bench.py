@@ -22,8 +22,6 @@ on the machine moves both sides alike.
   process held with the file read in, per event, on a log of redeals never taken back.
 """
 
-from __future__ import annotations
-
 import random
 import statistics
 import subprocess

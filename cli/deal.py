@@ -1,7 +1,5 @@
 """``carpet deal`` and ``carpet new``: a deal's starting layout, and a new recorded game."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Optional
 

@@ -1,7 +1,5 @@
 """``carpet games`` and ``carpet rules``: what the engine plays."""
 
-from __future__ import annotations
-
 from carpet.core import GAMES
 
 from .common import GameId, JsonFlag, game_and_deal, guard, print_json

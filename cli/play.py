@@ -1,7 +1,5 @@
 """``carpet play`` and the meta actions ``hint``, ``undo``, ``redeal``, ``restart``: changing a recorded game."""
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated

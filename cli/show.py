@@ -1,7 +1,5 @@
 """``carpet show``, ``carpet moves`` and ``carpet replay``: reading a recorded game."""
 
-from __future__ import annotations
-
 import sys
 from typing import Annotated, Optional
 

@@ -4,8 +4,6 @@ Exit codes: 0 for any answer the solver gives (won, unwinnable, unknown: each is
 2 for bad usage or an unusable file (the usual one line on stderr).
 """
 
-from __future__ import annotations
-
 import time
 from pathlib import Path
 from typing import Annotated, Optional

@@ -5,8 +5,6 @@ finishes so an interrupted survey resumes where it stopped (``--resume``), and s
 results files again, several machines' together (``--summary``).
 """
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated, Optional

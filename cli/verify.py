@@ -1,7 +1,5 @@
 """``carpet verify``, ``carpet export`` and ``carpet import``: checking a recorded game, and converting its form."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

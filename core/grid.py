@@ -76,6 +76,9 @@ class Board:
     def _key(self) -> tuple:
         return (self.rows, self.cols, self.decks, self.base, self.deal)
 
+    def __reduce__(self):  # copy and pickle make a new one (no attribute may be set afterwards)
+        return (Board, self._key())
+
     def replace(self, **changes) -> "Board":
         """This board with some fields changed (as ``dataclasses.replace``)."""
         fields = dict(zip(self.__slots__, self._key()))
@@ -602,6 +605,19 @@ class GridState(State):
         return bound
 
 
+def _figures(board: Board) -> tuple:
+    """A board's card tables: each card's copies in every deck, the cards of each rank, the cards
+    its deal puts in play, and those of the base rank among them."""
+    cards = board.card_count
+    twins = tuple(tuple(card % 52 + 52 * d for d in range(board.decks)) for card in range(cards))
+    of_rank = tuple(tuple(c for c in range(cards) if c % 13 == r) for r in range(13))
+    cards_in_play = tuple(sorted(c for c in board.deal(list(range(cards)), board) if c != EMPTY))
+    return twins, of_rank, cards_in_play, tuple(c for c in of_rank[board.base] if c in cards_in_play)
+
+
+_FIGURES: dict[Board, tuple] = {}
+
+
 class GridVariant(Variant):
     """One grid game: its board and the rules that differ between the games (see the module)."""
 
@@ -634,11 +650,11 @@ class GridVariant(Variant):
         self.base = board.base
         self.finished = board.rows * board.row_length
         self.action_count = FIRST_MOVE + board.card_count * board.cells
-        self.card_count = cards = board.card_count
-        self.twins = tuple(tuple(card % 52 + 52 * d for d in range(board.decks)) for card in range(cards))
-        self.of_rank = tuple(tuple(c for c in range(cards) if c % 13 == r) for r in range(13))
-        self.cards_in_play = tuple(sorted(c for c in board.deal(list(range(cards)), board) if c != EMPTY))
-        self.base_cards = tuple(c for c in self.of_rank[board.base] if c in self.cards_in_play)
+        self.card_count = board.card_count
+        figures = _FIGURES.get(board)
+        if figures is None:  # worked out once a board: the games of one board share them
+            figures = _FIGURES[board] = _figures(board)
+        self.twins, self.of_rank, self.cards_in_play, self.base_cards = figures
         # the outcome of a seeded shuffle to come is fixed by the deal: a solver sees it
         self.hidden_information = shuffled and redeals != 0
 

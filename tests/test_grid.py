@@ -337,3 +337,11 @@ def test_a_board_is_an_immutable_value():
     with pytest.raises(AttributeError):
         board.cols = 13
     assert board.cols == 14
+
+
+def test_a_board_copies_and_pickles():
+    import copy
+    import pickle
+
+    board = GAPS.board.replace(rows=8, decks=2)
+    assert copy.deepcopy(board) == board == pickle.loads(pickle.dumps(board))
