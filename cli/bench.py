@@ -233,21 +233,79 @@ def _cpu(run, blobs) -> float:
     return time.process_time() - start
 
 
-def compare(sessions: list[Session], rounds: int) -> dict:
-    """Events per second, new and old, interleaved rounds, medians; bytes per event."""
+_VERIFY_PROBE = """
+import sys, time
+import msgspec
+blobs = msgspec.msgpack.decode(open(sys.argv[1], "rb").read())
+reps = int(sys.argv[2])
+try:
+    from carpet.formats import check as run
+except ImportError:  # before check existed (commit 778fb62): decode, then verify
+    from carpet.formats import decode, verify
+    run = lambda blob: verify(decode(blob))
+try:
+    for blob in blobs:  # every log verifies before it is timed
+        run(blob)
+except Exception as exc:
+    print("refused", type(exc).__name__, str(exc)[:100])
+    sys.exit(0)
+start = time.process_time()
+for _ in range(reps):
+    for blob in blobs:
+        run(blob)
+print(time.process_time() - start)
+"""
+
+
+def _probe_cpu(python: str, path: Path, reps: int) -> float | None:
+    """CPU seconds that ``python`` (an install of carpet) spends verifying the logs in ``path``
+    ``reps`` times over, measured inside that process; None if that carpet refuses them."""
+    try:
+        done = subprocess.run([python, "-c", _VERIFY_PROBE, str(path), str(reps)], capture_output=True, text=True)
+    except OSError as exc:
+        done = subprocess.CompletedProcess([], 1, "", str(exc))
+    if done.returncode:
+        from .common import UNUSABLE, Failure
+
+        why = (done.stderr.strip().splitlines() or ["no message"])[-1][:160]
+        raise Failure(f"carpet bench: --old-python {python}: it could not verify the logs ({why})", UNUSABLE)
+    out = done.stdout.split()
+    return None if not out or out[0] == "refused" else float(out[0])
+
+
+def compare(sessions: list[Session], rounds: int, old_python: str | None = None) -> dict:
+    """Events per second, new and old, interleaved rounds, medians; bytes per event.
+
+    With ``old_python`` (the interpreter of another install of carpet, such as commit
+    778fb62) the old side is that program itself reading the version-1 files, and the new
+    side this one, each timed inside a process of its own by the same probe."""
     pairs = [_both(s) for s in sessions]
     new_blobs, old_blobs = [p[0] for p in pairs], [p[1] for p in pairs]
-    old_verify = _old_reader()
     events = sum(len(s.events) for s in sessions)
-    for blob in new_blobs:  # the two readers agree before they are timed
-        check(blob)
-    for blob in old_blobs:
-        old_verify(blob)
     new_t, old_t = [], []
-    for r in range(rounds):
-        order = ((new_t, lambda b: check(b)), (old_t, old_verify))
-        for times, run in (order if r % 2 == 0 else order[::-1]):
-            times.append(_cpu(run, new_blobs if times is new_t else old_blobs))
+    if old_python is None:
+        old_verify = _old_reader()
+        for blob in new_blobs:  # the two readers agree before they are timed
+            check(blob)
+        for blob in old_blobs:
+            old_verify(blob)
+        for r in range(rounds):
+            order = ((new_t, lambda b: check(b)), (old_t, old_verify))
+            for times, run in (order if r % 2 == 0 else order[::-1]):
+                times.append(_cpu(run, new_blobs if times is new_t else old_blobs))
+    else:
+        reps = max(1, 100_000 // max(1, events))  # about a tenth of a second a measurement
+        with tempfile.TemporaryDirectory() as tmp:
+            new_path, old_path = Path(tmp) / "new.msgpack", Path(tmp) / "old.msgpack"
+            new_path.write_bytes(msgspec.msgpack.encode(new_blobs))
+            old_path.write_bytes(msgspec.msgpack.encode(old_blobs))
+            sides = ((new_t, sys.executable, new_path), (old_t, old_python, old_path))
+            for r in range(rounds):
+                for times, python, path in (sides if r % 2 == 0 else sides[::-1]):
+                    spent = _probe_cpu(python, path, reps)
+                    if spent is None:  # a game that version does not have
+                        return {"games": len(sessions), "events": events, "old_refused": True}
+                    times.append(spent / reps)
     new_s, old_s = statistics.median(new_t), statistics.median(old_t)
     # the target's range: human-paced games of 60 to 200 events
     per_game = [len(n) / len(s.events) for n, s in zip(new_blobs, sessions) if 60 <= len(s.events) <= 200] or [0]
@@ -340,21 +398,36 @@ def memory(redeals: int, tmp: Path) -> dict:
             "measured_by": out[4], "verify_seconds": round(seconds, 2)}
 
 
-def run_bench(games: int, random_events: int, rounds: int, startup_runs: int, redeals: int, as_json: bool) -> None:
+def _ratio_text(row: dict) -> str:
+    if row.get("old_refused"):
+        return "(not in that version)"
+    return f"{row['new_events_per_second']:>9,} vs {row['old_events_per_second']:>9,} = {row['ratio']:4.2f}x"
+
+
+def run_bench(games: int, random_events: int, rounds: int, startup_runs: int, redeals: int, as_json: bool,
+              old_python: str | None = None, only: list[str] | None = None) -> None:
     rows = []
     say = (lambda *a: None) if as_json else print
-    say(f"verify, events/s CPU (median of {rounds} interleaved rounds): format 2 + one replay vs 778fb62's path")
+    against = f"the install of {old_python}, version-1 files" if old_python else "778fb62's path"
+    say(f"verify, events/s CPU (median of {rounds} interleaved rounds): format 2 + one replay vs {against}")
     for variant in GAMES.values():
-        player = compare([player_game(variant, n) for n in range(1, games + 1)], rounds)
+        if only and variant.id not in only:
+            continue
+        player = compare([player_game(variant, n) for n in range(1, games + 1)], rounds, old_python)
         rng = random.Random(20261129)
-        randoms = compare([random_game(variant, 1 + 7919 * k, random_events, rng) for k in range(2)], rounds)
+        randoms = compare([random_game(variant, 1 + 7919 * k, random_events, rng) for k in range(2)], rounds,
+                          old_python)
         rows.append({"game": variant.id, "player": player, "random": randoms})
-        say(f"{variant.id:<17} player {player['new_events_per_second']:>9,} vs {player['old_events_per_second']:>9,}"
-            f" = {player['ratio']:4.2f}x   random {randoms['new_events_per_second']:>9,} vs "
-            f"{randoms['old_events_per_second']:>9,} = {randoms['ratio']:4.2f}x   bytes/event "
-            f"{player['bytes_per_event']:.2f} (worst of {player['games_of_60_to_200_events']} games of 60-200 "
-            f"events {player['bytes_per_event_worst_game']:.2f}, "
+        bytes_text = "" if player.get("old_refused") else (
+            f"   bytes/event {player['bytes_per_event']:.2f} (worst of {player['games_of_60_to_200_events']} "
+            f"games of 60-200 events {player['bytes_per_event_worst_game']:.2f}, "
             f"version 1 {player['bytes_per_event_v1']:.2f})")
+        say(f"{variant.id:<17} player {_ratio_text(player)}   random {_ratio_text(randoms)}{bytes_text}")
+    if startup_runs == 0:
+        if as_json:
+            from carpet.formats.documents import Bench
+            print_json(Bench(python=sys.version.split()[0], verify=rows, startup={}, memory={}))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         tmp_path = Path(tmp)
         log_path = tmp_path / "bench.carpet"
@@ -379,8 +452,9 @@ def bench(games: Annotated[int, typer.Option("--games", min=1, help="Player's ga
           random_events: Annotated[int, typer.Option("--random-events", min=100,
                                                      help="Events of each random game (two per game id).")] = 2000,
           rounds: Annotated[int, typer.Option("--rounds", min=1, help="Interleaved timing rounds.")] = 5,
-          startup_runs: Annotated[int, typer.Option("--startup-runs", min=1,
-                                                    help="Paired start-up runs.")] = 11,
+          startup_runs: Annotated[int, typer.Option("--startup-runs", min=0,
+                                                    help="Paired start-up runs (0: verify only, no start-up "
+                                                         "or memory).")] = 11,
           redeals: Annotated[int, typer.Option("--redeals", min=1,
                                                help="Events of the memory log (redeals).")] = 100_000,
           solve: Annotated[Optional[str], typer.Option(
@@ -389,6 +463,14 @@ def bench(games: Annotated[int, typer.Option("--games", min=1, help="Player's ga
                    "answers, CPU time per deal (median, p90), nodes per second (cli/bench_solve.py).")] = None,
           deals: Annotated[str, typer.Option("--deals", help="With --solve: a range of deals.")] = "1-50",
           nodes: Annotated[int, typer.Option("--nodes", min=1, help="With --solve: the budget per deal.")] = 400_000,
+          old_python: Annotated[Optional[str], typer.Option(
+              "--old-python", metavar="PYTHON", show_default=False,
+              help="Compare verify with another install of carpet itself (e.g. commit 778fb62 installed in a "
+                   "venv of its own) instead of the copy of its reading path kept here: that interpreter reads "
+                   "the version-1 files, this one the version-2 files, each timed in a process of its own.")
+          ] = None,
+          only: Annotated[Optional[str], typer.Option("--game", metavar="GAMES", show_default=False,
+                                                      help="Only these game ids (comma separated).")] = None,
           as_json: JsonFlag = False) -> None:
     """Measure: verify speed against the previous format and replay, bytes per event, start-up, memory
     (or, with --solve, the solver)."""
@@ -406,4 +488,7 @@ def bench(games: Annotated[int, typer.Option("--games", min=1, help="Player's ga
             run_solve_bench([g.strip() for g in names.split(",") if g.strip()], numbers, nodes, as_json)
         guard(run)
         return
-    run_bench(games, random_events, rounds, startup_runs, redeals, as_json)
+    from .common import guard
+
+    guard(lambda: run_bench(games, random_events, rounds, startup_runs, redeals, as_json, old_python,
+                            [g.strip() for g in only.split(",") if g.strip()] if only else None))

@@ -1,0 +1,34 @@
+"""``carpet bench``: its verify comparison, against the copy of 778fb62's path kept in cli/bench.py
+and against another install of carpet (``--old-python``).  Timings are not asserted (the machine
+is shared): only that the figures are there and the two sides read the same games."""
+
+import sys
+
+from clitools import doc, run
+
+SMALL = ("bench", "--games", "2", "--random-events", "200", "--rounds", "1", "--startup-runs", "0")
+
+
+def test_verify_against_the_kept_copy_of_the_old_path():
+    rows = doc(run(*SMALL, "--game", "carpet,kovrik", "--json"))["verify"]
+    assert [row["game"] for row in rows] == ["kovrik", "carpet"]  # in the order of `carpet games`
+    for row in rows:
+        for kind in ("player", "random"):
+            figures = row[kind]
+            assert figures["ratio"] > 0 and figures["new_events_per_second"] > 0
+            assert figures["bytes_per_event"] < figures["bytes_per_event_v1"]
+
+
+def test_verify_against_another_install_runs_each_side_in_its_own_process():
+    # this same install plays the old side: the probe reads its version-1 files as 778fb62 would
+    result = run(*SMALL, "--game", "carpet-auto", "--old-python", sys.executable, "--json")
+    assert result.exit_code == 0, result.output
+    row = doc(result)["verify"][0]
+    assert not row["player"].get("old_refused")
+    assert row["player"]["old_events_per_second"] > 0 and row["player"]["events"] > 0
+
+
+def test_an_old_python_that_cannot_verify_is_one_line_and_exit_2(tmp_path):
+    result = run(*SMALL, "--game", "carpet", "--old-python", tmp_path / "no-such-python")
+    assert result.exit_code == 2
+    assert "--old-python" in result.stderr and "Traceback" not in result.output
