@@ -18,14 +18,15 @@ every one to the plain rule over random and player games of every grid variant
 from __future__ import annotations
 
 from array import array
+from operator import itemgetter
 
 from carpet.core.cards import ACE, KING
 from carpet.core.errors import CarpetError
 from carpet.core.game import PLAYING, RESTART, WON
 
-from .grid import (ANY_SUIT_NEXT, EMPTY, FIRST_MOVE, REDEAL, SUIT_NEXT, GridState, _redeal_plan, deal_beside_column_0,
-                   gap_spaces)
-from .numbering import fast_dealing_order, fast_shuffle
+from .grid import (ANY_SUIT_NEXT, EMPTY, FIRST_MOVE, OUT, REDEAL, SUIT_NEXT, GridState, _redeal_plan,
+                   deal_beside_column_0, gap_spaces)
+from .numbering import MS_LIMIT, MicrosoftRandom, fast_dealing_order, fast_shuffle
 
 NONE = -2  # in the tables: no such card
 
@@ -33,7 +34,9 @@ NONE = -2  # in the tables: no such card
 class _Tables:
     """A board's figures as look-up tables (a list index is quicker than ``%`` and ``//``)."""
 
-    __slots__ = ("col", "row", "up", "down", "move", "base_rank", "layout", "by_left", "by_right")
+    __slots__ = ("col", "row", "up", "down", "move", "base_rank", "layout", "by_left", "by_right", "deal_getter",
+                 "cell_of", "deal_gaps", "up_free", "spaces_kind", "random_spaces", "kits", "gathers", "rows",
+                 "consts", "ace_out")
 
     def __init__(self, v) -> None:
         cols, cards = v.cols, v.card_count
@@ -69,6 +72,66 @@ class _Tables:
         if v.board.deal is deal_beside_column_0:
             laid = deal_beside_column_0(list(range(cards)), v.board)
             self.layout = tuple(cards if k == EMPTY else k for k in laid)
+            # the same, for dealt: the cells by one itemgetter, the cell of each k, the cells left empty
+            self.deal_getter = itemgetter(*self.layout)
+            cell_of = [EMPTY] * cards
+            for cell, k in enumerate(laid):
+                if k != EMPTY:
+                    cell_of[k] = cell
+            self.cell_of = tuple(cell_of)
+            self.deal_gaps = tuple(cell for cell, k in enumerate(laid) if k == EMPTY)
+            if EMPTY in cell_of:  # a card the deal leaves out: the plain deal and _index
+                self.layout = None
+        in_play = set(v.cards_in_play)
+        # the card one above a card in play is never in a row's prefix (so a move of it by code 4-7
+        # cuts none): were it, its left neighbour would be the card below it, not a gap.  That holds
+        # where such a card is never of the base rank (its prefix's first card) and is in play
+        self.up_free = all(self.up[c] in in_play and self.up[c] % 13 != v.base for c in in_play if self.up[c] >= 0)
+        # the redeal's spaces: 0 each row's gap, 1 the last cell of each row (both known from the
+        # prefixes alone, so that a redeal is one plan per prefix shape), 2 drawn (random_spaces) or
+        # any other rule (asked each time)
+        import sys
+        montana = sys.modules.get("carpet.core.montana")  # the module that made the variant, if any
+        self.spaces_kind = 0 if v.spaces is gap_spaces else 2
+        if montana is not None and v.spaces is montana.last_cell_spaces:
+            self.spaces_kind = 1
+        self.random_spaces = montana is not None and v.spaces is montana.random_spaces
+        # montana.deal_aces_out as a table: card -> itself, an ace -> EMPTY
+        self.ace_out = None
+        if montana is not None and v.board.deal is montana.deal_aces_out:
+            self.ace_out = tuple(EMPTY if card % 13 == ACE else card for card in range(cards))
+        # every redeal plan needs the empty cells to be one per row (a space each): as on every board here
+        self.kits: dict | None = {} if v.board.rows == v.cells - len(v.cards_in_play) and self.spaces_kind < 2 \
+            else None
+        self.gathers: dict = {}  # prefix lengths -> (targets, gaps, an itemgetter of the targets) for other redeals
+        self.rows = v.board.rows
+        self.consts = (self.col, self.row, self.up, self.down, self.move, self.base_rank, self.by_left,
+                       self.by_right, v.cols, v.cols - 1, cards, v.locking, v.left_rule, v.card_points,
+                       v.move_points, v.finished)
+
+    def kit(self, v, key: tuple) -> tuple:
+        """The redeal of ``_redeal`` for these prefix lengths where its spaces are known from them
+        (spaces_kind 0 or 1): (an itemgetter of the targets' cards, in the order _redeal collects
+        them; an itemgetter of the new cells from cells + loose cards + [EMPTY]; the cells the loose
+        cards go to, in the order of the loose list; the spaces, sorted; whether prefixes may grow)."""
+        if len(self.kits) >= 4096:
+            self.kits.clear()
+        targets, gaps, laying = _redeal_plan(v.board.rows, v.cols, key, not v.shuffled)
+        spaces = gaps
+        if self.spaces_kind == 1:  # montana.last_cell_spaces
+            spaces = tuple(row * v.cols + v.cols - 1 for row in range(v.board.rows))
+            laying = tuple(cell for cell in targets if cell not in spaces)
+        n, count = v.cells, len(laying)
+        perm = list(range(n))
+        # a shuffled redeal deals from the end of the shuffled list: laying[k] takes loose[count - 1 - k]
+        lay = laying[::-1] if v.shuffled else laying  # lay[m] takes loose[m]
+        for m, cell in enumerate(lay):
+            perm[cell] = n + m
+        for cell in spaces:
+            perm[cell] = n + count  # the EMPTY after the loose cards
+        kit = self.kits[key] = (itemgetter(*targets), itemgetter(*perm), tuple(lay), sorted(spaces),
+                                self.spaces_kind != 0)
+        return kit
 
 
 _TABLES: dict[str, _Tables] = {}
@@ -84,31 +147,83 @@ def tables(v) -> _Tables:
 def plays(variant) -> bool:
     """Whether the fast path holds for this game: one deck (with two, a card's successor in
     suit may be either deck's, which the tables here do not say)."""
-    return variant.board.decks == 1
+    return variant.board.decks == 1 and tables(variant).up_free
 
 
 def dealt(variant, deal) -> GridState:
     """``variant.new_state(deal)`` (GridState.__init__), dealt by fast copies: the shuffle
-    (numbering.fast_dealing_order) and Коврик's deal as a table (deal_beside_column_0)."""
+    (numbering.fast_dealing_order), Коврик's deal as a table (deal_beside_column_0), Montana's
+    as a table (montana.deal_aces_out), _index and _find_prefixes (:func:`_index`, :func:`_prefixes`)."""
     board = variant.board
+    t = _TABLES.get(variant.id) or tables(variant)
     order, rng = fast_dealing_order(deal, board.card_count)
     state = GridState.__new__(GridState)
     state.variant = variant
     state.rng = rng
     state.rng_state = rng.getstate()
-    layout = (_TABLES.get(variant.id) or tables(variant)).layout
-    if layout is None:
-        state.cells = board.deal(order, board)
-    else:
+    if t.layout is not None:  # every card to a cell of its own: where is the layout's, read backwards
+        where = [OUT] * board.card_count
+        for card, cell in zip(order, t.cell_of):
+            where[card] = cell
         order.append(EMPTY)
-        state.cells = list(map(order.__getitem__, layout))
+        state.cells = list(t.deal_getter(order))
+        state.where = where
+        state.gaps = list(t.deal_gaps)
+    else:
+        if t.ace_out is not None:  # deal_aces_out: card i to cell i, an ace leaving it empty
+            state.cells = list(map(t.ace_out.__getitem__, order))
+        else:
+            state.cells = board.deal(order, board)
+        _index(state, board.card_count)
     state.score = 0
     state.redeals_used = 0
     state.status = PLAYING
-    state._index()
-    state._find_prefixes()
+    state.prefix = [0] * board.rows
+    _prefixes(state, t)
     state.update_status()
     return state
+
+
+def _index(state, cards: int) -> None:
+    """GridState._index: ``where`` (a cell for each card, OUT for a card not dealt) and the empty cells."""
+    cells = state.cells
+    where = [OUT] * (cards + 1)
+    for cell, card in enumerate(cells):
+        where[card] = cell  # EMPTY (-1) writes the extra last entry
+    where.pop()
+    gaps = []
+    cell = -1
+    for _ in range(cells.count(EMPTY)):
+        cell = cells.index(EMPTY, cell + 1)
+        gaps.append(cell)
+    state.where = where
+    state.gaps = gaps
+
+
+def _prefixes(state, t) -> int:
+    """``_extend_prefix(row, prefix[row])`` for every row, with the tables (one deck: a card follows
+    another in suit when it is the UP of it): returns the points scored, added to state.score."""
+    cells, prefix = state.cells, state.prefix
+    up, base_rank = t.up, t.base_rank
+    v = state.variant
+    cols, card_points, move_points = v.cols, v.card_points, v.move_points
+    points = 0
+    start = 0
+    for row in range(t.rows):
+        old = length = prefix[row]
+        if not length:
+            first = cells[start]
+            if first != EMPTY and base_rank[first]:
+                length = 1
+        if length:
+            while length < cols and up[cells[start + length - 1]] == cells[start + length]:
+                length += 1
+            if length != old:  # Variant.lock_points
+                prefix[row] = length
+                points += card_points * (length - old) + move_points
+        start += cols
+    state.score += points
+    return points
 
 
 #: byte b -> b + 1 (mod 256): a cell's card id as a signed byte (EMPTY -1 is 255) -> its id + 1, EMPTY 0
@@ -131,27 +246,64 @@ def win_bonus(variant, moves: int) -> int:
 
 def redeal(state) -> bool:
     """``GridState._redeal`` and update_won, fast (the deal's generator by numbering.fast_shuffle);
-    False, with nothing changed, where the plain way decides: a redeal it refuses."""
+    False, with nothing changed, where the plain way decides: a redeal it refuses.
+
+    Where the spaces are known from the prefixes (each row's gap, or the last cell of each row),
+    the redeal is a plan per prefix shape (:meth:`_Tables.kit`): the loose cards gathered by one
+    itemgetter, the new cells by another, ``where`` in one loop."""
     v = state.variant
     total = v.redeals
     if state.status == WON or (total is not None and state.redeals_used >= total):  # can_redeal
         return False
+    t = _TABLES.get(v.id) or tables(v)
     prefix = state.prefix
     key = tuple(prefix)
-    plan = v.plans.get(key)
-    if plan is None:  # as _redeal makes and keeps it
-        if len(v.plans) >= 4096:
-            v.plans.clear()
-        plan = v.plans[key] = _redeal_plan(v.board.rows, v.cols, key, not v.shuffled)
-    targets, gaps, laying = plan
     cells = state.cells
-    loose = [card for card in map(cells.__getitem__, targets) if card != EMPTY]
+    kits = t.kits
+    if kits is not None:
+        kit = kits.get(key) or t.kit(v, key)
+        gather, laid, lay, spaces, extend = kit
+        loose = list(gather(cells))
+        for _ in state.gaps:  # every empty cell is a target (a prefix holds cards), one per row
+            loose.remove(EMPTY)
+        if v.shuffled:
+            rng = state.rng
+            fast_shuffle(loose, rng)
+            state.rng_state = rng.getstate()
+        where = state.where
+        for cell, card in zip(lay, loose):
+            where[card] = cell
+        loose.append(EMPTY)
+        cells[:] = laid(cells + loose)
+        state.gaps = list(spaces)
+        state.redeals_used += 1
+        if extend:  # a card laid into a row's gap may continue its prefix
+            _prefixes(state, t)
+        state.status = WON if sum(prefix) == v.finished else PLAYING
+        return True
+    known = t.gathers.get(key)
+    if known is None:  # the plan as _redeal makes and keeps it
+        plan = v.plans.get(key)
+        if plan is None:
+            if len(v.plans) >= 4096:
+                v.plans.clear()
+            plan = v.plans[key] = _redeal_plan(v.board.rows, v.cols, key, not v.shuffled)
+        if len(t.gathers) >= 4096:
+            t.gathers.clear()
+        known = t.gathers[key] = (plan, itemgetter(*plan[0]))
+    (targets, gaps, laying), gather = known
+    loose = list(gather(cells))
+    for _ in state.gaps:
+        loose.remove(EMPTY)
     spaces = gaps
     if v.shuffled:
         rng = state.rng
         fast_shuffle(loose, rng)
         if v.spaces is not gap_spaces:
-            spaces = v.spaces(targets, gaps, len(targets) - len(loose), rng, v.board)
+            if t.random_spaces and type(rng) is MicrosoftRandom:
+                spaces = _random_spaces(targets, len(targets) - len(loose), rng)
+            else:
+                spaces = v.spaces(targets, gaps, len(targets) - len(loose), rng, v.board)
             laying = list(targets)  # [cell for cell in targets if cell not in spaces]
             try:
                 for cell in spaces:
@@ -170,10 +322,30 @@ def redeal(state) -> bool:
     state.gaps = sorted(spaces)
     state.redeals_used += 1
     if spaces is not gaps:  # a card laid into a row's gap may continue its prefix
-        for row, length in enumerate(prefix):
-            state._extend_prefix(row, length)
+        _prefixes(state, t)
     state.status = WON if sum(prefix) == v.finished else PLAYING
     return True
+
+
+def _random_spaces(targets, count: int, rng: MicrosoftRandom) -> list[int]:
+    """montana.random_spaces with a Microsoft generator, its draw() written out: choice(targets)
+    (targets[randint(0, len - 1)]) until ``count`` different targets are drawn."""
+    x, high = rng.x, rng.high
+    size = len(targets)
+    spaces: list[int] = []
+    while len(spaces) < count:
+        x = (x * 214013 + 2531011) & (MS_LIMIT - 1)
+        if high == 2:
+            r = ((x >> 16) & 0xFFFF) + 1
+        else:
+            r = (x >> 16) & 0x7FFF
+            if high:
+                r |= 0x8000
+        cell = targets[r % size]
+        if cell not in spaces:
+            spaces.append(cell)
+    rng.x = x
+    return spaces
 
 
 def snapshot(state) -> tuple:
@@ -205,138 +377,174 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
     ``undone`` (with ``snaps`` and ``base``): the events a later undo takes back, 1 at their index
     (replay.undone); before each of them the position is saved in ``snaps[base + k]``, k the
     events played so far in this call, as the caller's undo stack numbers them.
+
+    Every event played appends one action, so the events played so far are the actions added;
+    the events run in stretches between those an undo takes back, each saved before it is played.
     """
     if i >= end or state.status == WON:
         return i
     v = state.variant
     t = _TABLES.get(v.id) or tables(v)
-    COL, ROW, UP, DOWN, MOVE, BASE = t.col, t.row, t.up, t.down, t.move, t.base_rank
-    BY_LEFT, BY_RIGHT = t.by_left, t.by_right
+    (COL, ROW, UP, DOWN, MOVE, BASE, BY_LEFT, BY_RIGHT, cols, last_col, cards, locking, left_rule,
+     card_points, move_points, finished) = t.consts
     cells, where, gaps, prefix = state.cells, state.where, state.gaps, state.prefix
-    ngaps, cols, cards = len(gaps), v.cols, v.card_count
-    last_col = cols - 1
-    locking, left_rule = v.locking, v.left_rule
-    card_points, move_points, finished = v.card_points, v.move_points, v.finished
+    ngaps = len(gaps)
     apply, append = state.apply, actions.append
     score, total = state.score, sum(prefix)
     start = i
-    nxt = -1 if undone is None else undone.find(1, i, end)
-    for i, code in enumerate(codes[i:end], i):
-        if i == nxt:  # a later undo takes this event back: the position before it is saved
-            state.score = score
-            if i > start:
-                state.status = PLAYING  # update_won after the move before
-            snaps[base + i - start] = snapshot(state)
-            nxt = undone.find(1, i + 1, end)
-        # --- decode (codec._grid_decoder), with the fit the code promises -----------------
-        if code < 8:
-            if code > 3:  # the card one above its left neighbour, into the g-th empty cell
-                g = code - 4
-                if g < ngaps:
+    played = i - len(actions)  # + the actions now: the index of the next event
+    stop = end if undone is None else undone.find(1, i, end)
+    if stop < 0:
+        stop = end
+    while True:
+        for code in codes[i:stop]:
+            if code < 8:
+                if code > 3:  # the card one above its left neighbour, into the g-th empty cell
+                    g = code - 4
+                    if g < ngaps:
+                        cell = gaps[g]
+                        col = COL[cell]
+                        # column 0 takes the base rank only: a code pointing there goes the plain way
+                        if col:
+                            card = UP[cells[cell - 1]]
+                            if card >= 0:
+                                # _move, where it always holds (plays: up_free): the card is on the
+                                # board and in no prefix (its lower neighbour is beside the gap), so
+                                # nothing locks it and no prefix is cut; it fits beside the card
+                                # below it by every build rule
+                                source = where[card]
+                                append(MOVE[card] + cell)
+                                cells[cell] = card
+                                cells[source] = EMPTY
+                                where[card] = cell
+                                gaps[g] = source
+                                gaps.sort()
+                                row = ROW[cell]
+                                length = prefix[row]
+                                if col == length:  # _extend_prefix: the card continues the prefix
+                                    first = cell - col
+                                    length += 1
+                                    while length < cols and UP[cells[first + length - 1]] == cells[first + length]:
+                                        length += 1
+                                    newly = length - prefix[row]
+                                    prefix[row] = length
+                                    score += card_points * newly + move_points  # Variant.lock_points
+                                    total += newly
+                                    if total == finished:  # update_won
+                                        state.score = score
+                                        state.status = WON
+                                        return played + len(actions)
+                                continue
+                    card = -1
+                elif code < 3:
+                    break  # a session event: the caller's
+                else:  # redeal
+                    state.score = score
+                    if redeal(state):
+                        append(REDEAL)
+                        if state.status == WON:
+                            return played + len(actions)
+                        gaps, score, total = state.gaps, state.score, sum(prefix)
+                        ngaps = len(gaps)
+                        continue
+                    card = -1  # the plain way decides
+            elif code < 12:
+                g = code - 8
+                if left_rule and g < ngaps:  # the card one below its right neighbour
                     cell = gaps[g]
                     col = COL[cell]
-                    # _move's fit (fits / fits_left_neighbour): beside a card that is not a king,
-                    # the card one above it fits by every build rule; column 0 takes the base
-                    # rank only, so a code pointing there goes the plain way
-                    card = UP[cells[cell - 1]] if col else -1
+                    # fits() by the left rule: a right neighbour that is no ace takes the card below it
+                    card = DOWN[cells[cell + 1]] if 0 < col < last_col else -1
                 else:
                     card = -1
-            elif code < 3:
-                break  # a session event: the caller's
-            else:  # redeal
-                state.score = score
-                if redeal(state):
-                    append(REDEAL)
-                    if state.status == WON:
-                        return i + 1
-                    gaps, ngaps, score, total = state.gaps, len(state.gaps), state.score, sum(prefix)
-                    continue
-                card = -1  # the plain way decides
-        elif code < 12:
-            g = code - 8
-            if left_rule and g < ngaps:  # the card one below its right neighbour
-                cell = gaps[g]
-                col = COL[cell]
-                # fits() by the left rule: a right neighbour that is no ace takes the card below it
-                card = DOWN[cells[cell + 1]] if 0 < col < last_col else -1
-            else:
-                card = -1
-        elif code >= 15:  # card * G + g: any card into the g-th empty cell
-            card, g = divmod(code - 15, ngaps)
-            if card < cards:
-                cell = gaps[g]
-                col = COL[cell]
-                if col:  # fits(): by the left neighbour and the build rule, or by the left rule
-                    if card not in BY_LEFT[cells[cell - 1]] and not (
-                            left_rule and col < last_col and card in BY_RIGHT[cells[cell + 1]]):
+            elif code >= 15:  # card * G + g: any card into the g-th empty cell
+                card, g = divmod(code - 15, ngaps)
+                if card < cards:
+                    cell = gaps[g]
+                    col = COL[cell]
+                    if col:  # fits(): by the left neighbour and the build rule, or by the left rule
+                        if card not in BY_LEFT[cells[cell - 1]] and not (
+                                left_rule and col < last_col and card in BY_RIGHT[cells[cell + 1]]):
+                            card = -1
+                    elif not BASE[card]:  # column 0 takes the base rank
                         card = -1
-                elif not BASE[card]:  # column 0 takes the base rank
+                else:
                     card = -1
             else:
                 card = -1
-        else:
-            card = -1
-        if card >= 0:
-            source = where[card]
-            if source >= 0:
-                # _move: a gap is empty (gaps lists the empty cells), the card is on the board;
-                # locked (Коврик) goes the plain way, which refuses it
-                srow = ROW[source]
-                cut = prefix[srow] - COL[source]
-                if cut > 0 and locking:
+            if card >= 0:
+                source = where[card]
+                if source >= 0:
+                    # _move: a gap is empty (gaps lists the empty cells), the card is on the board;
+                    # locked (Коврик) goes the plain way, which refuses it
+                    srow = ROW[source]
+                    cut = prefix[srow] - COL[source]
+                    if cut > 0 and locking:
+                        card = -1
+                else:
                     card = -1
-            else:
-                card = -1
-        if card < 0:
-            # --- the plain way: decode and apply check everything ------------------------
-            state.score = score
-            action = decode(state, code)
-            if action <= RESTART:
-                break
-            try:
-                apply(action)
-            except CarpetError:
-                break  # apply changed nothing; the caller plays it again and reports it
-            append(action)
-            if state.status == WON:
-                return i + 1
-            cells, where, gaps, prefix = state.cells, state.where, state.gaps, state.prefix
-            ngaps, score, total = len(gaps), state.score, sum(prefix)
-            continue
-        # --- the transition (GridState._move) ---------------------------------------------
-        append(MOVE[card] + cell)
-        cells[cell] = card
-        cells[source] = EMPTY
-        where[card] = cell
-        gaps[g] = source
-        gaps.sort()
-        if cut > 0:  # without locks: the card leaves its row's prefix, cut short there
-            score -= card_points * cut
-            total -= cut
-            prefix[srow] = COL[source]
-        row = ROW[cell]
-        length = prefix[row]
-        if col == length:  # _extend_prefix(row, length), from the card just placed
-            first = cell - col
-            # in column 0 the card is of the base rank (nothing else reaches it here); elsewhere
-            # it lengthens the prefix if it follows its left neighbour in suit
-            if not col or UP[cells[cell - 1]] == card:
-                length += 1
-            while col < length < cols:
-                if UP[cells[first + length - 1]] != cells[first + length]:
+            if card < 0:
+                # --- the plain way: decode and apply check everything ------------------------
+                state.score = score
+                action = decode(state, code)
+                if action <= RESTART:
                     break
-                length += 1
-            newly = length - prefix[row]
-            if newly:  # Variant.lock_points
-                prefix[row] = length
-                score += card_points * newly + move_points
-                total += newly
-                if total == finished:  # update_won
-                    state.score = score
-                    state.status = WON
-                    return i + 1
-    else:
-        i = end
+                try:
+                    apply(action)
+                except CarpetError:
+                    break  # apply changed nothing; the caller plays it again and reports it
+                append(action)
+                if state.status == WON:
+                    return played + len(actions)
+                cells, where, gaps, prefix = state.cells, state.where, state.gaps, state.prefix
+                ngaps, score, total = len(gaps), state.score, sum(prefix)
+                continue
+            # --- the transition (GridState._move) ---------------------------------------------
+            append(MOVE[card] + cell)
+            cells[cell] = card
+            cells[source] = EMPTY
+            where[card] = cell
+            gaps[g] = source
+            gaps.sort()
+            if cut > 0:  # without locks: the card leaves its row's prefix, cut short there
+                score -= card_points * cut
+                total -= cut
+                prefix[srow] = COL[source]
+            row = ROW[cell]
+            length = prefix[row]
+            if col == length:  # _extend_prefix(row, length), from the card just placed
+                first = cell - col
+                # in column 0 the card is of the base rank (nothing else reaches it here); elsewhere
+                # it lengthens the prefix if it follows its left neighbour in suit
+                if not col or UP[cells[cell - 1]] == card:
+                    length += 1
+                while col < length < cols:
+                    if UP[cells[first + length - 1]] != cells[first + length]:
+                        break
+                    length += 1
+                newly = length - prefix[row]
+                if newly:  # Variant.lock_points
+                    prefix[row] = length
+                    score += card_points * newly + move_points
+                    total += newly
+                    if total == finished:  # update_won
+                        state.score = score
+                        state.status = WON
+                        return played + len(actions)
+        else:  # the stretch played out
+            i = stop
+            if stop < end:  # a later undo takes the next event back: the position before it is saved
+                state.score = score
+                if i > start:
+                    state.status = PLAYING  # update_won after the move before
+                snaps[base + i - start] = snapshot(state)
+                stop = undone.find(1, i + 1, end)
+                if stop < 0:
+                    stop = end
+                continue
+            break
+        i = played + len(actions)  # stopped before this event
+        break
     state.score = score
     if i > start and state.status != WON:
         state.status = PLAYING  # update_won after the last move
