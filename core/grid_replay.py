@@ -18,7 +18,7 @@ every one to the plain rule over random and player games of every grid variant
 from __future__ import annotations
 
 from array import array
-from operator import itemgetter
+from operator import itemgetter, mod
 
 from carpet.core.cards import ACE, KING
 from carpet.core.errors import CarpetError
@@ -26,7 +26,7 @@ from carpet.core.game import PLAYING, RESTART, WON
 
 from .grid import (ANY_SUIT_NEXT, EMPTY, FIRST_MOVE, OUT, REDEAL, SUIT_NEXT, GridState, _redeal_plan,
                    deal_beside_column_0, gap_spaces)
-from .numbering import MS_LIMIT, MicrosoftRandom, fast_dealing_order, fast_shuffle
+from .numbering import _SWAPS, MS_LIMIT, MicrosoftRandom, _draws, _swap_plan, fast_dealing_order, fast_shuffle
 
 NONE = -2  # in the tables: no such card
 
@@ -111,17 +111,34 @@ class _Tables:
 
     def kit(self, v, key: tuple) -> tuple:
         """The redeal of ``_redeal`` for these prefix lengths where its spaces are known from them
-        (spaces_kind 0 or 1): (an itemgetter of the targets' cards, in the order _redeal collects
-        them; an itemgetter of the new cells from cells + loose cards + [EMPTY]; the cells the loose
-        cards go to, in the order of the loose list; the spaces, sorted; whether prefixes may grow)."""
+        (spaces_kind 0 or 1):
+
+        - the targets as slices of the cells (a row's cells after its prefix), read in the order
+          _redeal collects the loose cards, and for each cell its index there (the empty cells
+          are taken out by it);
+        - an itemgetter of the new cells from cells + loose cards + [EMPTY];
+        - the cells the loose cards go to, in the order of the loose list (after the shuffle);
+        - the spaces, sorted; whether a prefix may grow (a card laid into a row's gap);
+        - for a shuffle: numbering._swap_plan's, and for each swap (n, n + 1, the cell of loose[n]).
+        """
         if len(self.kits) >= 4096:
             self.kits.clear()
-        targets, gaps, laying = _redeal_plan(v.board.rows, v.cols, key, not v.shuffled)
+        cols = v.cols
+        targets, gaps, laying = _redeal_plan(v.board.rows, cols, key, not v.shuffled)
         spaces = gaps
         if self.spaces_kind == 1:  # montana.last_cell_spaces
-            spaces = tuple(row * v.cols + v.cols - 1 for row in range(v.board.rows))
+            spaces = tuple(row * cols + cols - 1 for row in range(v.board.rows))
             laying = tuple(cell for cell in targets if cell not in spaces)
         n, count = v.cells, len(laying)
+        slices = []
+        for row, length in enumerate(key):
+            if slices and length == 0 and slices[-1].stop == row * cols:  # one slice on from the row before
+                slices[-1] = slice(slices[-1].start, (row + 1) * cols)
+            else:
+                slices.append(slice(row * cols + length, (row + 1) * cols))
+        position = [0] * n
+        for k, cell in enumerate(targets):
+            position[cell] = k
         perm = list(range(n))
         # a shuffled redeal deals from the end of the shuffled list: laying[k] takes loose[count - 1 - k]
         lay = laying[::-1] if v.shuffled else laying  # lay[m] takes loose[m]
@@ -129,8 +146,16 @@ class _Tables:
             perm[cell] = n + m
         for cell in spaces:
             perm[cell] = n + count  # the EMPTY after the loose cards
-        kit = self.kits[key] = (itemgetter(*targets), itemgetter(*perm), tuple(lay), sorted(spaces),
-                                self.spaces_kind != 0)
+        swaps = None
+        if v.shuffled:
+            plan = _SWAPS.get(count) or _swap_plan(count)
+            _, jump_a, jump_c, sizes, many_a, many_c = plan
+            steps = range(count - 1, 0, -1)
+            lay_n = tuple(lay[k] for k in steps)
+            swaps = (jump_a, jump_c, many_a, many_c, steps, sizes, lay_n, tuple(zip(steps, sizes, lay_n)),
+                     lay[0] if count else None)
+        kit = self.kits[key] = (tuple(slices), tuple(position), itemgetter(*perm), tuple(lay), sorted(spaces),
+                                self.spaces_kind != 0, count, swaps)
         return kit
 
 
@@ -262,19 +287,52 @@ def redeal(state) -> bool:
     kits = t.kits
     if kits is not None:
         kit = kits.get(key) or t.kit(v, key)
-        gather, laid, lay, spaces, extend = kit
-        loose = list(gather(cells))
-        for _ in state.gaps:  # every empty cell is a target (a prefix holds cards), one per row
-            loose.remove(EMPTY)
-        if v.shuffled:
-            rng = state.rng
-            fast_shuffle(loose, rng)
-            state.rng_state = rng.getstate()
+        slices, position, laid, lay, spaces, extend, count, swaps = kit
+        loose = []
+        for part in slices:
+            loose += cells[part]
+        gaps = state.gaps
+        for k in range(len(gaps) - 1, -1, -1):  # every empty cell is a target (a prefix holds cards)
+            del loose[position[gaps[k]]]
         where = state.where
-        for cell, card in zip(lay, loose):
-            where[card] = cell
-        loose.append(EMPTY)
-        cells[:] = laid(cells + loose)
+        rng = state.rng
+        if swaps is not None and type(rng) is MicrosoftRandom and rng.high < 2:
+            # numbering.fast_shuffle (MicrosoftRandom.shuffle), and each card laid as soon as the
+            # shuffle has decided it: the swap at n leaves loose[n] as it stays (later swaps are
+            # below n), which goes to lay[n]; that swap's other half alone is kept in the list
+            jump_a, jump_c, many_a, many_c, steps, sizes, lay_n, triples, lay_0 = swaps
+            x0 = rng.x
+            if count > 28 or rng.high:
+                for n, j, cell in zip(steps, map(mod, _draws(x0, rng.high, many_a, many_c, count - 1), sizes), lay_n):
+                    card = loose[j]
+                    loose[j] = loose[n]
+                    cells[cell] = card
+                    where[card] = cell
+            else:
+                x = x0 & 0x7FFFFFFF
+                for n, size, cell in triples:
+                    x = (x * 214013 + 2531011) & 0x7FFFFFFF
+                    j = (x >> 16) % size
+                    card = loose[j]
+                    loose[j] = loose[n]
+                    cells[cell] = card
+                    where[card] = cell
+            if count:
+                card = loose[0]
+                cells[lay_0] = card
+                where[card] = lay_0
+            for cell in spaces:
+                cells[cell] = EMPTY
+            rng.x = (jump_a * x0 + jump_c) % MS_LIMIT
+            state.rng_state = rng.getstate()
+        else:
+            if swaps is not None:
+                fast_shuffle(loose, rng)
+                state.rng_state = rng.getstate()
+            for cell, card in zip(lay, loose):
+                where[card] = cell
+            loose.append(EMPTY)
+            cells[:] = laid(cells + loose)
         state.gaps = list(spaces)
         state.redeals_used += 1
         if extend:  # a card laid into a row's gap may continue its prefix
