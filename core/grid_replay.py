@@ -36,7 +36,7 @@ class _Tables:
 
     __slots__ = ("col", "row", "up", "down", "move", "base_rank", "layout", "by_left", "by_right", "deal_getter",
                  "cell_of", "deal_gaps", "up_free", "spaces_kind", "random_spaces", "kits", "gathers", "rows",
-                 "consts", "ace_out")
+                 "consts", "ace_out", "deal_kind", "aces")
 
     def __init__(self, v) -> None:
         cols, cards = v.cols, v.card_count
@@ -68,8 +68,15 @@ class _Tables:
         self.by_right = tuple(by_right) + (frozenset(),)
         # Коврик's deal lays the k-th card of the dealing order into a fixed cell: for each
         # cell, that k (or the index of an EMPTY put after the order)
+        import sys
+        montana = sys.modules.get("carpet.core.montana")  # the module that made the variant, if any
+        deal = v.board.deal
+        self.deal_kind = "beside" if deal is deal_beside_column_0 else "plain"
+        if montana is not None:
+            self.deal_kind = {montana.deal_aces_out: "aces out", montana.deal_aces_to_column_0: "aces to column 0",
+                              montana.deal_aces_first: "aces first"}.get(deal, self.deal_kind)
         self.layout = None
-        if v.board.deal is deal_beside_column_0:
+        if self.deal_kind in ("beside", "aces to column 0"):  # deal_beside_column_0 first
             laid = deal_beside_column_0(list(range(cards)), v.board)
             self.layout = tuple(cards if k == EMPTY else k for k in laid)
             # the same, for dealt: the cells by one itemgetter, the cell of each k, the cells left empty
@@ -82,6 +89,21 @@ class _Tables:
             self.deal_gaps = tuple(cell for cell, k in enumerate(laid) if k == EMPTY)
             if EMPTY in cell_of:  # a card the deal leaves out: the plain deal and _index
                 self.layout = None
+                self.deal_kind = "plain"
+        self.aces = tuple(card for card in range(cards) if card % 13 == ACE)
+        if self.deal_kind == "aces first":  # deal_aces_first: the other cards from column 2 on, in order
+            per_row = v.cols - 2
+            laid_at = tuple((i // per_row) * v.cols + 2 + i % per_row for i in range(cards - len(self.aces)))
+            # cells from the other cards + [EMPTY] + the aces in suit order (ids run ♣ ♠ ♥ ♦)
+            perm = [len(laid_at)] * v.cells
+            for i, cell in enumerate(laid_at):
+                perm[cell] = i
+            for row in range(len(self.aces)):
+                perm[row * v.cols] = len(laid_at) + 1 + row
+            self.deal_getter, self.cell_of = itemgetter(*perm), laid_at
+            self.deal_gaps = tuple(cell for cell in range(v.cells) if perm[cell] == len(laid_at))
+            if v.board.rows != len(self.aces) or len(laid_at) > v.board.rows * per_row:
+                self.deal_kind = "plain"
         in_play = set(v.cards_in_play)
         # the card one above a card in play is never in a row's prefix (so a move of it by code 4-7
         # cuts none): were it, its left neighbour would be the card below it, not a gap.  That holds
@@ -90,15 +112,13 @@ class _Tables:
         # the redeal's spaces: 0 each row's gap, 1 the last cell of each row (both known from the
         # prefixes alone, so that a redeal is one plan per prefix shape), 2 drawn (random_spaces) or
         # any other rule (asked each time)
-        import sys
-        montana = sys.modules.get("carpet.core.montana")  # the module that made the variant, if any
         self.spaces_kind = 0 if v.spaces is gap_spaces else 2
         if montana is not None and v.spaces is montana.last_cell_spaces:
             self.spaces_kind = 1
         self.random_spaces = montana is not None and v.spaces is montana.random_spaces
         # montana.deal_aces_out as a table: card -> itself, an ace -> EMPTY
         self.ace_out = None
-        if montana is not None and v.board.deal is montana.deal_aces_out:
+        if self.deal_kind == "aces out":
             self.ace_out = tuple(EMPTY if card % 13 == ACE else card for card in range(cards))
         # every redeal plan needs the empty cells to be one per row (a space each): as on every board here
         self.kits: dict | None = {} if v.board.rows == v.cells - len(v.cards_in_play) and self.spaces_kind < 2 \
@@ -177,8 +197,10 @@ def plays(variant) -> bool:
 
 def dealt(variant, deal) -> GridState:
     """``variant.new_state(deal)`` (GridState.__init__), dealt by fast copies: the shuffle
-    (numbering.fast_dealing_order), Коврик's deal as a table (deal_beside_column_0), Montana's
-    as a table (montana.deal_aces_out), _index and _find_prefixes (:func:`_index`, :func:`_prefixes`)."""
+    (numbering.fast_dealing_order); the deal as tables (grid.deal_beside_column_0,
+    montana.deal_aces_out, deal_aces_to_column_0, deal_aces_first), with ``where`` and the empty
+    cells as the deal lays them (GridState._index), or _index by :func:`_index`; _find_prefixes
+    by :func:`_prefixes`."""
     board = variant.board
     t = _TABLES.get(variant.id) or tables(variant)
     order, rng = fast_dealing_order(deal, board.card_count)
@@ -186,16 +208,38 @@ def dealt(variant, deal) -> GridState:
     state.variant = variant
     state.rng = rng
     state.rng_state = rng.getstate()
-    if t.layout is not None:  # every card to a cell of its own: where is the layout's, read backwards
+    kind = t.deal_kind
+    if t.layout is not None:  # deal_beside_column_0: every card to a cell of its own; where read backwards
         where = [OUT] * board.card_count
         for card, cell in zip(order, t.cell_of):
             where[card] = cell
         order.append(EMPTY)
-        state.cells = list(t.deal_getter(order))
-        state.where = where
-        state.gaps = list(t.deal_gaps)
+        cells = list(t.deal_getter(order))
+        if kind == "aces to column 0":  # then the aces, in row-major order, to column 0 of rows a, b, ...
+            gaps = sorted(map(where.__getitem__, t.aces))
+            cols = board.cols
+            for row, cell in enumerate(gaps):
+                card = cells[cell]
+                cells[row * cols] = card
+                cells[cell] = EMPTY
+                where[card] = row * cols
+        else:
+            gaps = list(t.deal_gaps)
+        state.cells, state.where, state.gaps = cells, where, gaps
+    elif kind == "aces first":  # the aces (in suit order) to column 0, the others from column 2, in order
+        for card in t.aces:
+            order.remove(card)
+        where = [OUT] * board.card_count
+        for card, cell in zip(order, t.cell_of):
+            where[card] = cell
+        cols = board.cols
+        for row, card in enumerate(t.aces):
+            where[card] = row * cols
+        order.append(EMPTY)
+        order += t.aces
+        state.cells, state.where, state.gaps = list(t.deal_getter(order)), where, list(t.deal_gaps)
     else:
-        if t.ace_out is not None:  # deal_aces_out: card i to cell i, an ace leaving it empty
+        if kind == "aces out":  # deal_aces_out: card i to cell i, an ace leaving it empty
             state.cells = list(map(t.ace_out.__getitem__, order))
         else:
             state.cells = board.deal(order, board)
