@@ -26,7 +26,7 @@ from carpet.core.game import PLAYING, RESTART, WON
 
 from .grid import (ANY_SUIT_NEXT, EMPTY, FIRST_MOVE, OUT, REDEAL, SUIT_NEXT, GridState, _redeal_plan,
                    deal_beside_column_0, gap_spaces)
-from .numbering import _SWAPS, MS_LIMIT, MicrosoftRandom, _draws, _swap_plan, fast_dealing_order, fast_shuffle
+from .numbering import _MS_ORDER, _SWAPS, MS_LIMIT, MicrosoftRandom, _draws, _swap_plan, fast_dealing_order, fast_shuffle
 
 NONE = -2  # in the tables: no such card
 
@@ -36,7 +36,7 @@ class _Tables:
 
     __slots__ = ("col", "row", "up", "down", "move", "base_rank", "layout", "by_left", "by_right", "deal_getter",
                  "cell_of", "deal_gaps", "up_free", "spaces_kind", "random_spaces", "kits", "gathers", "rows",
-                 "consts", "ace_out", "deal_kind", "aces")
+                 "consts", "ace_out", "deal_kind", "aces", "dest")
 
     def __init__(self, v) -> None:
         cols, cards = v.cols, v.card_count
@@ -91,6 +91,14 @@ class _Tables:
                 self.layout = None
                 self.deal_kind = "plain"
         self.aces = tuple(card for card in range(cards) if card % 13 == ACE)
+        # the cell each card of the shuffled list lands in (the list is dealt from its end: its
+        # n-th card is the dealing order's (cards - 1 - n)-th), where the deal lays it by its place
+        # in the order alone: for _deal's shuffle, which lays each card as soon as it is decided
+        self.dest = None
+        if self.layout is not None:
+            self.dest = tuple(self.cell_of[cards - 1 - n] for n in range(cards))
+        elif self.deal_kind == "aces out" and cards == v.cells:
+            self.dest = tuple(cards - 1 - n for n in range(cards))
         if self.deal_kind == "aces first":  # deal_aces_first: the other cards from column 2 on, in order
             per_row = v.cols - 2
             laid_at = tuple((i // per_row) * v.cols + 2 + i % per_row for i in range(cards - len(self.aces)))
@@ -203,29 +211,44 @@ def dealt(variant, deal) -> GridState:
     by :func:`_prefixes`."""
     board = variant.board
     t = _TABLES.get(variant.id) or tables(variant)
-    order, rng = fast_dealing_order(deal, board.card_count)
     state = GridState.__new__(GridState)
     state.variant = variant
-    state.rng = rng
-    state.rng_state = rng.getstate()
     kind = t.deal_kind
-    if t.layout is not None:  # deal_beside_column_0: every card to a cell of its own; where read backwards
+    if t.dest is not None and deal.microsoft and deal.number < 1 << 32:
+        state.rng = rng = MicrosoftRandom(deal.number)
+        _deal(state, t, rng, board)
+        state.rng_state = rng.getstate()
+        if kind == "aces out":  # deal_aces_out: an ace leaves its cell empty
+            gaps = []
+            for card in t.aces:
+                gaps.append(state.where[card])
+                state.where[card] = OUT
+            gaps.sort()
+            for cell in gaps:
+                state.cells[cell] = EMPTY
+            state.gaps = gaps
+        elif kind == "aces to column 0":
+            _aces_to_column_0(state, t, board.cols)
+        else:
+            state.gaps = list(t.deal_gaps)
+        order = None
+    else:
+        order, rng = fast_dealing_order(deal, board.card_count)
+        state.rng = rng
+        state.rng_state = rng.getstate()
+    if order is None:
+        pass
+    elif t.layout is not None:  # deal_beside_column_0: every card to a cell of its own; where read backwards
         where = [OUT] * board.card_count
         for card, cell in zip(order, t.cell_of):
             where[card] = cell
         order.append(EMPTY)
         cells = list(t.deal_getter(order))
-        if kind == "aces to column 0":  # then the aces, in row-major order, to column 0 of rows a, b, ...
-            gaps = sorted(map(where.__getitem__, t.aces))
-            cols = board.cols
-            for row, cell in enumerate(gaps):
-                card = cells[cell]
-                cells[row * cols] = card
-                cells[cell] = EMPTY
-                where[card] = row * cols
+        state.cells, state.where = cells, where
+        if kind == "aces to column 0":
+            _aces_to_column_0(state, t, board.cols)
         else:
-            gaps = list(t.deal_gaps)
-        state.cells, state.where, state.gaps = cells, where, gaps
+            state.gaps = list(t.deal_gaps)
     elif kind == "aces first":  # the aces (in suit order) to column 0, the others from column 2, in order
         for card in t.aces:
             order.remove(card)
@@ -251,6 +274,43 @@ def dealt(variant, deal) -> GridState:
     _prefixes(state, t)
     state.update_status()
     return state
+
+
+def _deal(state, t, rng: MicrosoftRandom, board) -> None:
+    """fast_dealing_order (dealing_order: the Microsoft reorder, the shuffle, read from the end)
+    and the deal by its place in the order alone (t.dest), at once: the shuffle's swap at n leaves
+    the n-th card as it stays (later swaps are below n), and it is laid there and then."""
+    cards = board.card_count
+    items = list(_MS_ORDER) if cards == 52 else list(range(cards))
+    cells = [EMPTY] * board.cells
+    where = [OUT] * cards
+    dest = t.dest
+    _, jump_a, jump_c, sizes, many_a, many_c = _SWAPS.get(cards) or _swap_plan(cards)
+    x0 = rng.x
+    for n, j, cell in zip(range(cards - 1, 0, -1), map(mod, _draws(x0, rng.high, many_a, many_c, cards - 1), sizes),
+                          dest[cards - 1:0:-1]):
+        card = items[j]
+        items[j] = items[n]
+        cells[cell] = card
+        where[card] = cell
+    card = items[0]
+    cells[dest[0]] = card
+    where[card] = dest[0]
+    rng.x = (jump_a * x0 + jump_c) % MS_LIMIT
+    state.cells, state.where = cells, where
+
+
+def _aces_to_column_0(state, t, cols: int) -> None:
+    """montana.deal_aces_to_column_0 after deal_beside_column_0: the aces, in row-major order, to
+    column 0 of rows a, b, ..., each leaving its cell empty."""
+    cells, where = state.cells, state.where
+    gaps = sorted(map(where.__getitem__, t.aces))
+    for row, cell in enumerate(gaps):
+        card = cells[cell]
+        cells[row * cols] = card
+        cells[cell] = EMPTY
+        where[card] = row * cols
+    state.gaps = gaps
 
 
 def _index(state, cards: int) -> None:
