@@ -406,7 +406,7 @@ def redeal(state) -> bool:
             # below n), which goes to lay[n]; that swap's other half alone is kept in the list
             jump_a, jump_c, many_a, many_c, steps, sizes, lay_n, triples, lay_0 = swaps
             x0 = rng.x
-            if count > 28 or rng.high:  # (fewer: the loop below is as quick)
+            if count > 16 or rng.high:  # (fewer: the loop below is quicker, as measured)
                 for n, j, cell in zip(steps, map(mod, _draws(x0, rng.high, many_a, many_c, count - 1), sizes), lay_n):
                     card = loose[j]
                     loose[j] = loose[n]
