@@ -139,15 +139,14 @@ class _Tables:
 
     def kit(self, v, key: tuple) -> tuple:
         """The redeal of ``_redeal`` for these prefix lengths where its spaces are known from them
-        (spaces_kind 0 or 1):
+        (spaces_kind 0 or 1), small and quick to make (a long game meets hundreds of shapes):
 
         - the targets as slices of the cells (a row's cells after its prefix), read in the order
-          _redeal collects the loose cards, and for each cell its index there (the empty cells
-          are taken out by it);
-        - an itemgetter of the new cells from cells + loose cards + [EMPTY];
-        - the cells the loose cards go to, in the order of the loose list (after the shuffle);
-        - the spaces, sorted; whether a prefix may grow (a card laid into a row's gap);
-        - for a shuffle: numbering._swap_plan's, and for each swap (n, n + 1, the cell of loose[n]).
+          _redeal collects the loose cards, and for each row the index there of its column 0
+          (so that an empty cell is taken out by its row and column);
+        - the cells the loose cards are laid into, in laying order (_redeal_plan, or the targets
+          but the spaces); the spaces, sorted; whether a prefix may grow (a card laid into a
+          row's gap); the number of loose cards.
         """
         if len(self.kits) >= 4096:
             self.kits.clear()
@@ -157,33 +156,16 @@ class _Tables:
         if self.spaces_kind == 1:  # montana.last_cell_spaces
             spaces = tuple(row * cols + cols - 1 for row in range(v.board.rows))
             laying = tuple(cell for cell in targets if cell not in spaces)
-        n, count = v.cells, len(laying)
-        slices = []
+        slices, offsets, read = [], [], 0
         for row, length in enumerate(key):
+            offsets.append(read - length)
+            read += cols - length
             if slices and length == 0 and slices[-1].stop == row * cols:  # one slice on from the row before
                 slices[-1] = slice(slices[-1].start, (row + 1) * cols)
             else:
                 slices.append(slice(row * cols + length, (row + 1) * cols))
-        position = [0] * n
-        for k, cell in enumerate(targets):
-            position[cell] = k
-        perm = list(range(n))
-        # a shuffled redeal deals from the end of the shuffled list: laying[k] takes loose[count - 1 - k]
-        lay = laying[::-1] if v.shuffled else laying  # lay[m] takes loose[m]
-        for m, cell in enumerate(lay):
-            perm[cell] = n + m
-        for cell in spaces:
-            perm[cell] = n + count  # the EMPTY after the loose cards
-        swaps = None
-        if v.shuffled:
-            plan = _SWAPS.get(count) or _swap_plan(count)
-            _, jump_a, jump_c, sizes, many_a, many_c = plan
-            steps = range(count - 1, 0, -1)
-            lay_n = tuple(lay[k] for k in steps)
-            swaps = (jump_a, jump_c, many_a, many_c, steps, sizes, lay_n, tuple(zip(steps, sizes, lay_n)),
-                     lay[0] if count else None)
-        kit = self.kits[key] = (tuple(slices), tuple(position), itemgetter(*perm), tuple(lay), sorted(spaces),
-                                self.spaces_kind != 0, count, swaps)
+        kit = self.kits[key] = (tuple(slices), tuple(offsets), laying, sorted(spaces), self.spaces_kind != 0,
+                                len(laying))
         return kit
 
 
@@ -378,8 +360,8 @@ def redeal(state) -> bool:
     False, with nothing changed, where the plain way decides: a redeal it refuses.
 
     Where the spaces are known from the prefixes (each row's gap, or the last cell of each row),
-    the redeal is a plan per prefix shape (:meth:`_Tables.kit`): the loose cards gathered by one
-    itemgetter, the new cells by another, ``where`` in one loop."""
+    the redeal is a small plan per prefix shape (:meth:`_Tables.kit`): the loose cards gathered
+    by slices, and with a Microsoft generator the shuffle and the laying in one loop."""
     v = state.variant
     total = v.redeals
     if state.status == WON or (total is not None and state.redeals_used >= total):  # can_redeal
@@ -391,30 +373,32 @@ def redeal(state) -> bool:
     kits = t.kits
     if kits is not None:
         kit = kits.get(key) or t.kit(v, key)
-        slices, position, laid, lay, spaces, extend, count, swaps = kit
+        slices, offsets, laying, spaces, extend, count = kit
         loose = []
         for part in slices:
             loose += cells[part]
-        gaps = state.gaps
-        for k in range(len(gaps) - 1, -1, -1):  # every empty cell is a target (a prefix holds cards)
-            del loose[position[gaps[k]]]
+        row_of, col_of = t.row, t.col
+        for cell in reversed(state.gaps):  # every empty cell is a target (a prefix holds cards)
+            del loose[offsets[row_of[cell]] + col_of[cell]]
         where = state.where
         rng = state.rng
-        if swaps is not None and type(rng) is MicrosoftRandom and rng.high < 2:
+        if v.shuffled and type(rng) is MicrosoftRandom and rng.high < 2:
             # numbering.fast_shuffle (MicrosoftRandom.shuffle), and each card laid as soon as the
             # shuffle has decided it: the swap at n leaves loose[n] as it stays (later swaps are
-            # below n), which goes to lay[n]; that swap's other half alone is kept in the list
-            jump_a, jump_c, many_a, many_c, steps, sizes, lay_n, triples, lay_0 = swaps
+            # below n), and _redeal deals the list from its end: loose[n] goes to laying[count - 1 - n].
+            # That swap's other half alone is kept in the list.
+            swaps, jump_a, jump_c, sizes, many_a, many_c = _SWAPS.get(count) or _swap_plan(count)
             x0 = rng.x
             if count > 16 or rng.high:  # (fewer: the loop below is quicker, as measured)
-                for n, j, cell in zip(steps, map(mod, _draws(x0, rng.high, many_a, many_c, count - 1), sizes), lay_n):
+                for n, j, cell in zip(range(count - 1, 0, -1), map(mod, _draws(x0, rng.high, many_a, many_c, count - 1),
+                                                                     sizes), laying):
                     card = loose[j]
                     loose[j] = loose[n]
                     cells[cell] = card
                     where[card] = cell
             else:
                 x = x0 & 0x7FFFFFFF
-                for n, size, cell in triples:
+                for (n, size), cell in zip(swaps, laying):
                     x = (x * 214013 + 2531011) & 0x7FFFFFFF
                     j = (x >> 16) % size
                     card = loose[j]
@@ -423,20 +407,21 @@ def redeal(state) -> bool:
                     where[card] = cell
             if count:
                 card = loose[0]
-                cells[lay_0] = card
-                where[card] = lay_0
-            for cell in spaces:
-                cells[cell] = EMPTY
+                cell = laying[-1]
+                cells[cell] = card
+                where[card] = cell
             rng.x = (jump_a * x0 + jump_c) % MS_LIMIT
             state.rng_state = rng.getstate()
         else:
-            if swaps is not None:
+            if v.shuffled:
                 fast_shuffle(loose, rng)
                 state.rng_state = rng.getstate()
-            for cell, card in zip(lay, loose):
+                loose.reverse()
+            for cell, card in zip(laying, loose):
+                cells[cell] = card
                 where[card] = cell
-            loose.append(EMPTY)
-            cells[:] = laid(cells + loose)
+        for cell in spaces:
+            cells[cell] = EMPTY
         state.gaps = list(spaces)
         state.redeals_used += 1
         if extend:  # a card laid into a row's gap may continue its prefix
