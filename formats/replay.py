@@ -304,23 +304,39 @@ def _earlier(items, clocks, n: int) -> int:
         start = i + 1
 
 
+_SET_UP: dict[str, tuple] = {}  # game id -> what _run_codes sets up for it (None: no bulk replay)
+
+
+def _set_up(variant) -> tuple | None:
+    """For :func:`_run_codes`: the family's bulk replay, the lean class of each state class (made
+    when first met), the win bonus, and the decoder maker, worked out once a game."""
+    fast = _fast(variant)
+    if fast is None:
+        return None
+    own_bonus = getattr(fast, "win_bonus", None)
+    return (fast.play_codes, variant.win_bonus if own_bonus is None else partial(own_bonus, variant))
+
+
 def _run_codes(session: Session, items, deltas, meta) -> Session | None:
     """:func:`run` of a version-2 log's codes (the clocks as deltas) where nothing is taken back and
     the family has a bulk replay: the usual log, its set-up cut short.  None where the general way
     must play it: an undo, or a refusal (the position is the deal's again, and :func:`run`
     plays from there to name the event)."""
     variant = session.variant
-    fast = _FAST[variant.id] if variant.id in _FAST else _fast(variant)
-    if fast is None or UNDO in (items if meta is None else meta):
+    try:
+        set_up = _SET_UP[variant.id]
+    except KeyError:
+        set_up = _SET_UP[variant.id] = _set_up(variant)
+    if set_up is None or UNDO in (items if meta is None else meta):
         return None
+    kernel, win_bonus = set_up
     state = session.state
     cls = type(state)
     state.__class__ = _LEAN.get(cls) or _lean_class(cls)
     actions = array("I")
-    own_bonus = getattr(fast, "win_bonus", None)
     try:
         moves, bonus = _plain(state, items, decoder(state), actions, variant, cls.update_status, session._initial,
-                              fast.play_codes, variant.win_bonus if own_bonus is None else partial(own_bonus, variant))
+                              kernel, win_bonus)
     except CarpetError:
         state.restore(session._initial)
         return None
