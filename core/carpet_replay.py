@@ -72,6 +72,8 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
     """
     if i >= end or state.status == WON:
         return i
+    if undone is None and state.phase == 2:
+        return _free(state, codes, i, end, actions, decode)
     v = state.variant
     auto_fill, player_fills, stock_fills = v.auto_fill, v.player_fills, v.stock_fills
     cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
@@ -208,6 +210,9 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
                             break
                     else:
                         phase = state.phase = 2
+                        if undone is None and total < 52:  # the rest in the tighter loop
+                            state.drawn, state.score, state.status = drawn, score, PLAYING
+                            return _free(state, codes, i + 1, end, actions, decode)
                     if total == 52:  # update_won
                         state.drawn, state.score, state.status = drawn, score, WON
                         return i + 1
@@ -232,6 +237,127 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
         i = end
     state.drawn, state.score = drawn, score
     if i > start and state.status != WON:
+        state.status = PLAYING  # update_won after the last action
+    return i
+
+
+def _free(state, codes, i: int, end: int, actions, decode) -> int:
+    """:func:`play_codes` in phase 2 with nothing taken back (the usual log): the same moves
+    without the undo bookkeeping and the phase test.  The event's index is counted by the
+    actions appended (one each), the score by the cards gone up (every rule that puts a card up
+    adds one to the score, so ``score - sum(found)`` never changes), and in phase 2 no ace is ever
+    on the carpet (the deal and the turn put them up): the card a foundation of count 0 or 13
+    "needs" (an ace, or 52) is never found there, and such a code goes the plain way."""
+    v = state.variant
+    auto_fill, player_fills, stock_fills = v.auto_fill, v.player_fills, v.stock_fills
+    cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
+    drawn = state.drawn
+    nstock = len(stock)
+    lead = state.score - sum(found)  # the score less the cards up: the same after every action
+    apply, append, push, take, where = state.apply, actions.append, waste.append, waste.pop, cells.index
+    start, first = i, len(actions) - i  # the next event's index is len(actions) - first
+    for code in codes[i:end]:
+        if code == 8:  # the commonest code first
+            # _turn: the stock top onto the waste; an ace (carpet-foster) to its foundation
+            if drawn < nstock:
+                card = stock[drawn]
+                drawn += 1
+                append(TURN)
+                if card % 13 != ACE:
+                    push(card)
+                else:
+                    found[card // 13] = 1  # _ace_out (never the 52nd card: a card is left to turn)
+                continue
+        elif code < 7:
+            if code < 3:
+                break  # a session event: the caller's
+            # codec: the card the foundation of suit s needs, from the carpet
+            s = code - 3
+            count = found[s]
+            try:
+                cell = where(s * 13 + count)
+            except ValueError:
+                cell = -1  # not on the carpet: no such action here (the plain way says so)
+            if cell >= 0:
+                # _cell_to_foundation: a carpet card that fits (fits(): the card the started
+                # foundation needs next); its cell refills with auto_fill
+                found[s] = count + 1
+                if not auto_fill:
+                    cells[cell] = EMPTY
+                elif waste:
+                    cells[cell] = take()
+                elif drawn < nstock:
+                    cells[cell] = stock[drawn]
+                    drawn += 1
+                else:
+                    cells[cell] = EMPTY
+                append(CELL_TO_FOUNDATION + cell)
+                if count == 12 and sum(found) == 52:  # update_won
+                    state.drawn, state.score, state.status = drawn, lead + 52, WON
+                    return len(actions) - first
+                continue
+        elif code == 7:
+            # _waste_to_foundation: the waste top, if it fits its foundation
+            if waste:
+                card = waste[-1]
+                s = card // 13
+                count = found[s]
+                if count and card % 13 == count:
+                    take()
+                    found[s] = count + 1
+                    append(WASTE_TO_FOUNDATION)
+                    if count == 12 and sum(found) == 52:  # update_won
+                        state.drawn, state.score, state.status = drawn, lead + 52, WON
+                        return len(actions) - first
+                    continue
+        elif code < 29:
+            # _waste_fill into the k-th empty cell (codec: row-major), with the waste top
+            if player_fills and waste:
+                try:
+                    cell = where(EMPTY)
+                    for _ in range(code - 9):
+                        cell = where(EMPTY, cell + 1)
+                except ValueError:
+                    cell = -1  # fewer empty cells: no such action here
+                if cell >= 0:
+                    cells[cell] = take()
+                    append(WASTE_FILL + cell)
+                    continue
+        elif code < 49:
+            # _stock_fill into the k-th empty cell, the waste being empty
+            if stock_fills and not waste and drawn < nstock:
+                try:
+                    cell = where(EMPTY)
+                    for _ in range(code - 29):
+                        cell = where(EMPTY, cell + 1)
+                except ValueError:
+                    cell = -1
+                if cell >= 0:
+                    cells[cell] = stock[drawn]
+                    drawn += 1
+                    append(STOCK_FILL + cell)
+                    continue
+        # --- the plain way: decode and apply check everything ----------------------------
+        state.drawn, state.score = drawn, lead + sum(found)
+        action = decode(state, code)
+        if action <= RESTART:
+            break
+        try:
+            apply(action)
+        except CarpetError:
+            break  # apply changed nothing; the caller plays it again and reports it
+        append(action)
+        if state.status == WON:
+            return len(actions) - first
+        cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
+        drawn, nstock = state.drawn, len(stock)
+        push, take, where = waste.append, waste.pop, cells.index
+    else:
+        state.drawn, state.score, state.status = drawn, lead + sum(found), PLAYING
+        return end
+    i = len(actions) - first
+    state.drawn, state.score = drawn, lead + sum(found)
+    if i > start:
         state.status = PLAYING  # update_won after the last action
     return i
 
