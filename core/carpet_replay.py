@@ -69,11 +69,141 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
     ``undone`` (with ``snaps`` and ``base``): the events a later undo takes back, 1 at their index
     (replay.undone); before each of them the position is saved in ``snaps[base + k]``, k the
     events played so far in this call, as the caller's undo stack numbers them.
-    """
+
+    That case, and carpet-foster's first phase, go to :func:`_general`.  Here (phase 2, nothing
+    taken back: the usual log) the moves are played without the undo bookkeeping.  The carpet is kept as bytes while the loop
+    runs (EMPTY as 255: a card's cell, or the first gap, is one ``find``) and written back to
+    ``cells`` when it stops.  The event's index is counted by the actions appended (one each), the
+    score by the cards gone up (every rule that puts a card up adds one to the score, so
+    ``score - sum(found)`` never changes), and in phase 2 no ace is ever on the carpet (the deal
+    and the turn put them up): the card a foundation of count 0 or 13 "needs" (an ace, or 52) is
+    never found there, and such a code goes the plain way."""
+    if undone is not None or state.phase != 2:
+        return _general(state, codes, i, end, actions, decode, undone, snaps, base)
     if i >= end or state.status == WON:
         return i
-    if undone is None and state.phase == 2:
-        return _free(state, codes, i, end, actions, decode)
+    v = state.variant
+    auto_fill, player_fills, stock_fills = v.auto_fill, v.player_fills, v.stock_fills
+    cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
+    drawn = state.drawn
+    nstock = len(stock)
+    lead = state.score - sum(found)  # the score less the cards up: the same after every action
+    try:
+        board = bytearray(cells)  # the cells as bytes, EMPTY 255
+    except ValueError:
+        board = bytearray(array("b", cells))  # (a gap: -1 as a signed byte)
+    apply, append, push, take, find = state.apply, actions.append, waste.append, waste.pop, board.find
+    start, first = i, len(actions) - i  # the next event's index is len(actions) - first
+    for code in codes[i:end]:
+        if code == 8:  # the commonest code first
+            # _turn: the stock top onto the waste; an ace (carpet-foster) to its foundation
+            if drawn < nstock:
+                card = stock[drawn]
+                drawn += 1
+                append(TURN)
+                if card % 13 != ACE:
+                    push(card)
+                else:
+                    found[card // 13] = 1  # _ace_out (never the 52nd card: a card is left to turn)
+                continue
+        elif code < 7:
+            if code < 3:
+                break  # a session event: the caller's
+            # codec: the card the foundation of suit s needs, from the carpet
+            s = code - 3
+            count = found[s]
+            cell = find(s * 13 + count)
+            if cell >= 0:
+                # _cell_to_foundation: a carpet card that fits (fits(): the card the started
+                # foundation needs next); its cell refills with auto_fill
+                found[s] = count + 1
+                if not auto_fill:
+                    board[cell] = 255
+                elif waste:
+                    board[cell] = take()
+                elif drawn < nstock:
+                    board[cell] = stock[drawn]
+                    drawn += 1
+                else:
+                    board[cell] = 255
+                append(CELL_TO_FOUNDATION + cell)
+                if count == 12 and sum(found) == 52:  # update_won
+                    state.cells = array("b", board).tolist()
+                    state.drawn, state.score, state.status = drawn, lead + 52, WON
+                    return len(actions) - first
+                continue
+        elif code == 7:
+            # _waste_to_foundation: the waste top, if it fits its foundation
+            if waste:
+                card = waste[-1]
+                s = card // 13
+                count = found[s]
+                if count and card % 13 == count:
+                    take()
+                    found[s] = count + 1
+                    append(WASTE_TO_FOUNDATION)
+                    if count == 12 and sum(found) == 52:  # update_won
+                        state.cells = array("b", board).tolist()
+                        state.drawn, state.score, state.status = drawn, lead + 52, WON
+                        return len(actions) - first
+                    continue
+        elif code < 29:
+            # _waste_fill into the k-th empty cell (codec: row-major), with the waste top
+            if player_fills and waste:
+                cell = find(255)
+                for _ in range(code - 9):
+                    if cell >= 0:
+                        cell = find(255, cell + 1)
+                if cell >= 0:
+                    board[cell] = take()
+                    append(WASTE_FILL + cell)
+                    continue
+        elif code < 49:
+            # _stock_fill into the k-th empty cell, the waste being empty
+            if stock_fills and not waste and drawn < nstock:
+                cell = find(255)
+                for _ in range(code - 29):
+                    if cell >= 0:
+                        cell = find(255, cell + 1)
+                if cell >= 0:
+                    board[cell] = stock[drawn]
+                    drawn += 1
+                    append(STOCK_FILL + cell)
+                    continue
+        # --- the plain way: decode and apply check everything ----------------------------
+        state.cells = array("b", board).tolist()
+        state.drawn, state.score = drawn, lead + sum(found)
+        action = decode(state, code)
+        if action <= RESTART:
+            break
+        try:
+            apply(action)
+        except CarpetError:
+            break  # apply changed nothing; the caller plays it again and reports it
+        append(action)
+        if state.status == WON:
+            return len(actions) - first
+        cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
+        drawn, nstock = state.drawn, len(stock)
+        board = bytearray(array("b", cells))
+        push, take, find = waste.append, waste.pop, board.find
+    else:
+        state.cells = array("b", board).tolist()
+        state.drawn, state.score, state.status = drawn, lead + sum(found), PLAYING
+        return end
+    i = len(actions) - first
+    state.cells = array("b", board).tolist()
+    state.drawn, state.score = drawn, lead + sum(found)
+    if i > start:
+        state.status = PLAYING  # update_won after the last action
+    return i
+
+
+def _general(state, codes, i: int, end: int, actions, decode, undone, snaps, base: int) -> int:
+    """:func:`play_codes` where events are taken back later (``undone``), or in carpet-foster's
+    first phase: one event at a time, the undo snapshots saved on the way."""
+    if i >= end or state.status == WON:
+        return i
     v = state.variant
     auto_fill, player_fills, stock_fills = v.auto_fill, v.player_fills, v.stock_fills
     cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
@@ -212,7 +342,7 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
                         phase = state.phase = 2
                         if undone is None and total < 52:  # the rest in the tighter loop
                             state.drawn, state.score, state.status = drawn, score, PLAYING
-                            return _free(state, codes, i + 1, end, actions, decode)
+                            return play_codes(state, codes, i + 1, end, actions, decode)
                     if total == 52:  # update_won
                         state.drawn, state.score, state.status = drawn, score, WON
                         return i + 1
@@ -237,127 +367,6 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
         i = end
     state.drawn, state.score = drawn, score
     if i > start and state.status != WON:
-        state.status = PLAYING  # update_won after the last action
-    return i
-
-
-def _free(state, codes, i: int, end: int, actions, decode) -> int:
-    """:func:`play_codes` in phase 2 with nothing taken back (the usual log): the same moves
-    without the undo bookkeeping and the phase test.  The event's index is counted by the
-    actions appended (one each), the score by the cards gone up (every rule that puts a card up
-    adds one to the score, so ``score - sum(found)`` never changes), and in phase 2 no ace is ever
-    on the carpet (the deal and the turn put them up): the card a foundation of count 0 or 13
-    "needs" (an ace, or 52) is never found there, and such a code goes the plain way."""
-    v = state.variant
-    auto_fill, player_fills, stock_fills = v.auto_fill, v.player_fills, v.stock_fills
-    cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
-    drawn = state.drawn
-    nstock = len(stock)
-    lead = state.score - sum(found)  # the score less the cards up: the same after every action
-    apply, append, push, take, where = state.apply, actions.append, waste.append, waste.pop, cells.index
-    start, first = i, len(actions) - i  # the next event's index is len(actions) - first
-    for code in codes[i:end]:
-        if code == 8:  # the commonest code first
-            # _turn: the stock top onto the waste; an ace (carpet-foster) to its foundation
-            if drawn < nstock:
-                card = stock[drawn]
-                drawn += 1
-                append(TURN)
-                if card % 13 != ACE:
-                    push(card)
-                else:
-                    found[card // 13] = 1  # _ace_out (never the 52nd card: a card is left to turn)
-                continue
-        elif code < 7:
-            if code < 3:
-                break  # a session event: the caller's
-            # codec: the card the foundation of suit s needs, from the carpet
-            s = code - 3
-            count = found[s]
-            try:
-                cell = where(s * 13 + count)
-            except ValueError:
-                cell = -1  # not on the carpet: no such action here (the plain way says so)
-            if cell >= 0:
-                # _cell_to_foundation: a carpet card that fits (fits(): the card the started
-                # foundation needs next); its cell refills with auto_fill
-                found[s] = count + 1
-                if not auto_fill:
-                    cells[cell] = EMPTY
-                elif waste:
-                    cells[cell] = take()
-                elif drawn < nstock:
-                    cells[cell] = stock[drawn]
-                    drawn += 1
-                else:
-                    cells[cell] = EMPTY
-                append(CELL_TO_FOUNDATION + cell)
-                if count == 12 and sum(found) == 52:  # update_won
-                    state.drawn, state.score, state.status = drawn, lead + 52, WON
-                    return len(actions) - first
-                continue
-        elif code == 7:
-            # _waste_to_foundation: the waste top, if it fits its foundation
-            if waste:
-                card = waste[-1]
-                s = card // 13
-                count = found[s]
-                if count and card % 13 == count:
-                    take()
-                    found[s] = count + 1
-                    append(WASTE_TO_FOUNDATION)
-                    if count == 12 and sum(found) == 52:  # update_won
-                        state.drawn, state.score, state.status = drawn, lead + 52, WON
-                        return len(actions) - first
-                    continue
-        elif code < 29:
-            # _waste_fill into the k-th empty cell (codec: row-major), with the waste top
-            if player_fills and waste:
-                try:
-                    cell = where(EMPTY)
-                    for _ in range(code - 9):
-                        cell = where(EMPTY, cell + 1)
-                except ValueError:
-                    cell = -1  # fewer empty cells: no such action here
-                if cell >= 0:
-                    cells[cell] = take()
-                    append(WASTE_FILL + cell)
-                    continue
-        elif code < 49:
-            # _stock_fill into the k-th empty cell, the waste being empty
-            if stock_fills and not waste and drawn < nstock:
-                try:
-                    cell = where(EMPTY)
-                    for _ in range(code - 29):
-                        cell = where(EMPTY, cell + 1)
-                except ValueError:
-                    cell = -1
-                if cell >= 0:
-                    cells[cell] = stock[drawn]
-                    drawn += 1
-                    append(STOCK_FILL + cell)
-                    continue
-        # --- the plain way: decode and apply check everything ----------------------------
-        state.drawn, state.score = drawn, lead + sum(found)
-        action = decode(state, code)
-        if action <= RESTART:
-            break
-        try:
-            apply(action)
-        except CarpetError:
-            break  # apply changed nothing; the caller plays it again and reports it
-        append(action)
-        if state.status == WON:
-            return len(actions) - first
-        cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
-        drawn, nstock = state.drawn, len(stock)
-        push, take, where = waste.append, waste.pop, cells.index
-    else:
-        state.drawn, state.score, state.status = drawn, lead + sum(found), PLAYING
-        return end
-    i = len(actions) - first
-    state.drawn, state.score = drawn, lead + sum(found)
-    if i > start:
         state.status = PLAYING  # update_won after the last action
     return i
 
