@@ -70,141 +70,10 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
     (replay.undone); before each of them the position is saved in ``snaps[base + k]``, k the
     events played so far in this call, as the caller's undo stack numbers them.
 
-    That case, and carpet-foster's first phase, go to :func:`_general`.  Here (phase 2, nothing
-    taken back: the usual log) the moves are played without the undo bookkeeping, and with the
-    position kept in other forms while the loop runs, written back when it stops:
-
-    - the carpet as bytes (EMPTY as 255): a card's cell, or the first gap, is one ``find``;
-    - the foundations as the card each needs next, ``s * 13 + count`` at index ``3 + s`` (the
-      code that plays it).  In phase 2 no ace is ever on the carpet or in the waste (the deal
-      and the turn put them up), so the card of a count 0 or 13 (an ace, or 52) is never found
-      there: fits() needs no test of its own, and such a code goes the plain way;
-    - the score as the cards gone up: every rule that puts a card up adds one to the score,
-      so ``score - sum(found)`` never changes;
-    - the event's index as the actions appended (one each);
-    - the win unseen until the next event: with every card up no fast case applies (the
-      carpet, the waste and the stock are empty), so the event after a win goes the plain way,
-      where the win is noticed and the loop stops before it, as update_won would have."""
-    if undone is not None or state.phase != 2:
-        return _general(state, codes, i, end, actions, decode, undone, snaps, base)
-    if i >= end or state.status == WON:
-        return i
-    v = state.variant
-    auto_fill, player_fills, stock_fills = v.auto_fill, v.player_fills, v.stock_fills
-    cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
-    drawn = state.drawn
-    nstock = len(stock)
-    lead = state.score - sum(found)  # the score less the cards up: the same after every action
-    # need[3 + s]: the card the foundation of suit s takes next (its code's card), s * 13 + count
-    need = [0, 0, 0, found[0], found[1] + 13, found[2] + 26, found[3] + 39]
-    try:
-        board = bytearray(cells)  # the cells as bytes, EMPTY 255
-    except ValueError:
-        board = bytearray(array("b", cells))  # (a gap: -1 as a signed byte)
-    apply, append, push, take, find = state.apply, actions.append, waste.append, waste.pop, board.find
-    start, first = i, len(actions) - i  # the next event's index is len(actions) - first
-    for code in codes[i:end]:
-        if code == 8:  # the commonest code first
-            # _turn: the stock top onto the waste; an ace (carpet-foster) to its foundation
-            if drawn < nstock:
-                card = stock[drawn]
-                drawn += 1
-                append(TURN)
-                if card % 13:
-                    push(card)
-                else:
-                    need[card // 13 + 3] += 1  # _ace_out (never the 52nd card: a card is left to turn)
-                continue
-        elif code < 7:
-            if code < 3:
-                break  # a session event: the caller's
-            # codec: the card the foundation of suit code - 3 needs, from the carpet
-            card = need[code]
-            cell = find(card)
-            if cell >= 0:
-                # _cell_to_foundation: a carpet card that fits (fits(): the card the started
-                # foundation needs next); its cell refills with auto_fill
-                need[code] = card + 1
-                if not auto_fill:
-                    board[cell] = 255
-                elif waste:
-                    board[cell] = take()
-                elif drawn < nstock:
-                    board[cell] = stock[drawn]
-                    drawn += 1
-                else:
-                    board[cell] = 255
-                append(CELL_TO_FOUNDATION + cell)
-                continue
-        elif code == 7:
-            # _waste_to_foundation: the waste top, if it fits its foundation
-            if waste:
-                card = waste[-1]
-                s = card // 13 + 3
-                if need[s] == card:
-                    take()
-                    need[s] = card + 1
-                    append(WASTE_TO_FOUNDATION)
-                    continue
-        elif code < 29:
-            # _waste_fill into the k-th empty cell (codec: row-major), with the waste top
-            if player_fills and waste:
-                cell = find(255)
-                k = code - 9
-                while k and cell >= 0:
-                    cell = find(255, cell + 1)
-                    k -= 1
-                if cell >= 0:
-                    board[cell] = take()
-                    append(WASTE_FILL + cell)
-                    continue
-        elif code < 49:
-            # _stock_fill into the k-th empty cell, the waste being empty
-            if stock_fills and not waste and drawn < nstock:
-                cell = find(255)
-                k = code - 29
-                while k and cell >= 0:
-                    cell = find(255, cell + 1)
-                    k -= 1
-                if cell >= 0:
-                    board[cell] = stock[drawn]
-                    drawn += 1
-                    append(STOCK_FILL + cell)
-                    continue
-        # --- the plain way: decode and apply check everything ----------------------------
-        found[:] = need[3] - 0, need[4] - 13, need[5] - 26, need[6] - 39
-        state.cells = array("b", board).tolist()
-        state.drawn, state.score = drawn, lead + sum(found)
-        if state.score == lead + 52:  # won by the event before (after a win no fast case applies)
-            state.status = WON
-            return len(actions) - first
-        action = decode(state, code)
-        if action <= RESTART:
-            break
-        try:
-            apply(action)
-        except CarpetError:
-            break  # apply changed nothing; the caller plays it again and reports it
-        append(action)
-        if state.status == WON:
-            return len(actions) - first
-        cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
-        drawn, nstock = state.drawn, len(stock)
-        need = [0, 0, 0, found[0], found[1] + 13, found[2] + 26, found[3] + 39]
-        board = bytearray(array("b", cells))
-        push, take, find = waste.append, waste.pop, board.find
-    i = len(actions) - first  # (each event played appended one action)
-    found[:] = need[3] - 0, need[4] - 13, need[5] - 26, need[6] - 39
-    state.cells = array("b", board).tolist()
-    state.drawn, state.score = drawn, lead + sum(found)
-    if i > start:
-        state.status = WON if state.score == lead + 52 else PLAYING  # update_won after the last action
-    return i
-
-
-def _general(state, codes, i: int, end: int, actions, decode, undone, snaps, base: int) -> int:
-    """:func:`play_codes` where events are taken back later (``undone``), or in carpet-foster's
-    first phase: one event at a time, the undo snapshots saved on the way."""
+    With nothing taken back, in phase 2 (the usual log), the tighter loop of :func:`_free`.
+    """
+    if undone is None and state.phase == 2:
+        return _free(state, codes, i, end, actions, decode)
     if i >= end or state.status == WON:
         return i
     v = state.variant
@@ -345,7 +214,7 @@ def _general(state, codes, i: int, end: int, actions, decode, undone, snaps, bas
                         phase = state.phase = 2
                         if undone is None and total < 52:  # the rest in the tighter loop
                             state.drawn, state.score, state.status = drawn, score, PLAYING
-                            return play_codes(state, codes, i + 1, end, actions, decode)
+                            return _free(state, codes, i + 1, end, actions, decode)
                     if total == 52:  # update_won
                         state.drawn, state.score, state.status = drawn, score, WON
                         return i + 1
@@ -371,6 +240,137 @@ def _general(state, codes, i: int, end: int, actions, decode, undone, snaps, bas
     state.drawn, state.score = drawn, score
     if i > start and state.status != WON:
         state.status = PLAYING  # update_won after the last action
+    return i
+
+
+def _free(state, codes, i: int, end: int, actions, decode) -> int:
+    """:func:`play_codes` in phase 2 with nothing taken back (the usual log): the moves played
+    without the undo bookkeeping, and with the position kept in other forms while the loop runs,
+    written back when it stops:
+
+    - the carpet as bytes (EMPTY as 255): a card's cell, or the first gap, is one ``find``;
+    - the foundations as the card each needs next, ``s * 13 + count`` at index ``3 + s`` (the
+      code that plays it).  In phase 2 no ace is ever on the carpet or in the waste (the deal
+      and the turn put them up), so the card of a count 0 or 13 (an ace, or 52) is never found
+      there: fits() needs no test of its own, and such a code goes the plain way;
+    - the score as the cards gone up: every rule that puts a card up adds one to the score,
+      so ``score - sum(found)`` never changes;
+    - the event's index as the actions appended (one each);
+    - the win unseen until the next event: with every card up no fast case applies (the
+      carpet, the waste and the stock are empty), so the event after a win goes the plain way,
+      where the win is noticed and the loop stops before it, as update_won would have."""
+    if i >= end or state.status == WON:
+        return i
+    v = state.variant
+    auto_fill, player_fills, stock_fills = v.auto_fill, v.player_fills, v.stock_fills
+    cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
+    drawn = state.drawn
+    nstock = len(stock)
+    lead = state.score - sum(found)  # the score less the cards up: the same after every action
+    # need[3 + s]: the card the foundation of suit s takes next (its code's card), s * 13 + count
+    need = [0, 0, 0, found[0], found[1] + 13, found[2] + 26, found[3] + 39]
+    try:
+        board = bytearray(cells)  # the cells as bytes, EMPTY 255
+    except ValueError:
+        board = bytearray(array("b", cells))  # (a gap: -1 as a signed byte)
+    apply, append, push, take, find = state.apply, actions.append, waste.append, waste.pop, board.find
+    start, first = i, len(actions) - i  # the next event's index is len(actions) - first
+    for code in codes[i:end]:
+        if code == 8:  # the commonest code first
+            # _turn: the stock top onto the waste; an ace (carpet-foster) to its foundation
+            if drawn < nstock:
+                card = stock[drawn]
+                drawn += 1
+                append(TURN)
+                if card % 13:
+                    push(card)
+                else:
+                    need[card // 13 + 3] += 1  # _ace_out (never the 52nd card: a card is left to turn)
+                continue
+        elif code < 7:
+            if code < 3:
+                break  # a session event: the caller's
+            # codec: the card the foundation of suit code - 3 needs, from the carpet
+            card = need[code]
+            cell = find(card)
+            if cell >= 0:
+                # _cell_to_foundation: a carpet card that fits (fits(): the card the started
+                # foundation needs next); its cell refills with auto_fill
+                need[code] = card + 1
+                if not auto_fill:
+                    board[cell] = 255
+                elif waste:
+                    board[cell] = take()
+                elif drawn < nstock:
+                    board[cell] = stock[drawn]
+                    drawn += 1
+                else:
+                    board[cell] = 255
+                append(CELL_TO_FOUNDATION + cell)
+                continue
+        elif code == 7:
+            # _waste_to_foundation: the waste top, if it fits its foundation
+            if waste:
+                card = waste[-1]
+                s = card // 13 + 3
+                if need[s] == card:
+                    take()
+                    need[s] = card + 1
+                    append(WASTE_TO_FOUNDATION)
+                    continue
+        elif code < 29:
+            # _waste_fill into the k-th empty cell (codec: row-major), with the waste top
+            if player_fills and waste:
+                cell = find(255)
+                k = code - 9
+                while k and cell >= 0:
+                    cell = find(255, cell + 1)
+                    k -= 1
+                if cell >= 0:
+                    board[cell] = take()
+                    append(WASTE_FILL + cell)
+                    continue
+        elif code < 49:
+            # _stock_fill into the k-th empty cell, the waste being empty
+            if stock_fills and not waste and drawn < nstock:
+                cell = find(255)
+                k = code - 29
+                while k and cell >= 0:
+                    cell = find(255, cell + 1)
+                    k -= 1
+                if cell >= 0:
+                    board[cell] = stock[drawn]
+                    drawn += 1
+                    append(STOCK_FILL + cell)
+                    continue
+        # --- the plain way: decode and apply check everything ----------------------------
+        found[:] = need[3] - 0, need[4] - 13, need[5] - 26, need[6] - 39
+        state.cells = array("b", board).tolist()
+        state.drawn, state.score = drawn, lead + sum(found)
+        if state.score == lead + 52:  # won by the event before (after a win no fast case applies)
+            state.status = WON
+            return len(actions) - first
+        action = decode(state, code)
+        if action <= RESTART:
+            break
+        try:
+            apply(action)
+        except CarpetError:
+            break  # apply changed nothing; the caller plays it again and reports it
+        append(action)
+        if state.status == WON:
+            return len(actions) - first
+        cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
+        drawn, nstock = state.drawn, len(stock)
+        need = [0, 0, 0, found[0], found[1] + 13, found[2] + 26, found[3] + 39]
+        board = bytearray(array("b", cells))
+        push, take, find = waste.append, waste.pop, board.find
+    i = len(actions) - first  # (each event played appended one action)
+    found[:] = need[3] - 0, need[4] - 13, need[5] - 26, need[6] - 39
+    state.cells = array("b", board).tolist()
+    state.drawn, state.score = drawn, lead + sum(found)
+    if i > start:
+        state.status = WON if state.score == lead + 52 else PLAYING  # update_won after the last action
     return i
 
 
