@@ -33,24 +33,45 @@ def plays(variant) -> bool:
 
 def dealt(variant, deal) -> CarpetState:
     """``variant.new_state(deal)`` (CarpetState.__init__): the shuffle by its fast copy
-    (numbering.fast_dealing_order), the aces taken out by one filter; carpet-foster's deal
-    (aces going up as the carpet is dealt) the plain way."""
-    if variant.foster:
-        return variant.new_state(deal)
+    (numbering.fast_dealing_order), then carpet and carpet-auto's deal with the aces taken out by
+    one filter, carpet-foster's with each ace dealt to the carpet put up and its cell refilled
+    from the stock, row by row (aces turned up on the way go up too)."""
     order, _rng = fast_dealing_order(deal, 52)
     state = CarpetState.__new__(CarpetState)
     state.variant = variant
-    state.status = PLAYING
     state.redeals_used = 0
     state.waste = []
-    state.drawn = 0
-    state.score = 0
-    state.phase = 2
-    rest = list(bytes(order).translate(None, _ACES))  # [card for card in order if card % 13 != ACE]
-    state.found = [1, 1, 1, 1]
-    state.cells = rest[:CELLS]
-    state.stock = tuple(rest[CELLS:])
-    state._settle()
+    if not variant.foster:
+        rest = bytes(order).translate(None, _ACES)  # [card for card in order if card % 13 != ACE]
+        state.found = [1, 1, 1, 1]
+        state.cells = list(rest[:CELLS])
+        state.stock = tuple(rest[CELLS:])
+        state.drawn = state.score = 0
+        state.phase = 2
+        # _settle: 28 cards left to turn, so update_status finds an action
+        state.status = PLAYING
+        return state
+    found = [0, 0, 0, 0]
+    cells = order[:CELLS]
+    stock = tuple(order[CELLS:])
+    drawn = 0
+    for cell in sorted(spot for spot in map(bytes(cells).find, _ACES) if spot >= 0):  # the aces on the carpet
+        found[cells[cell] // 13] = 1  # _ace_out
+        cells[cell] = EMPTY
+        while drawn < len(stock):  # _refill_from_stock
+            card = stock[drawn]
+            drawn += 1
+            if card % 13 != ACE:
+                cells[cell] = card
+                break
+            found[card // 13] = 1  # _ace_out
+    state.found, state.cells, state.stock, state.drawn = found, cells, stock, drawn
+    state.score = sum(found)  # one for each ace gone up
+    # _settle: phase 2 at once where no carpet card can go up (the foundations started hold
+    # their ace alone, so the cards wanted are their twos); and as at most 4 of the 32 stock
+    # cards are drawn, a card is left to turn in phase 2: update_status finds an action
+    state.phase = 1 if any(found[s] and s * 13 + 1 in cells for s in range(4)) else 2
+    state.status = PLAYING
     return state
 
 
