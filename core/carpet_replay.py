@@ -289,7 +289,8 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
     nstock = len(stock)
     lead = state.score - sum(found)  # the score less the cards up: the same after every action
     # need[3 + s]: the card the foundation of suit s takes next (its code's card), s * 13 + count
-    need = [0, 0, 0, found[0], found[1] + 13, found[2] + 26, found[3] + 39]
+    # (and 52, a card never dealt, for the session events' codes 0-2: the plain way stops there)
+    need = [52, 52, 52, found[0], found[1] + 13, found[2] + 26, found[3] + 39]
     try:
         board = bytearray(cells)  # the cells as bytes, EMPTY 255
     except ValueError:
@@ -309,8 +310,6 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
                     need[card // 13 + 3] += 1  # _ace_out (never the 52nd card: a card is left to turn)
                 continue
         elif code < 7:
-            if code < 3:
-                break  # a session event: the caller's
             # codec: the card the foundation of suit code - 3 needs, from the carpet
             card = need[code]
             cell = find(card)
@@ -365,6 +364,8 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
                     append(STOCK_FILL + cell)
                     continue
         # --- the plain way: decode and apply check everything ----------------------------
+        if code < 3:
+            break  # a session event: the caller's
         found[:] = need[3] - 0, need[4] - 13, need[5] - 26, need[6] - 39
         state.cells = array("b", board).tolist()
         state.drawn, state.score = drawn, lead + sum(found)
@@ -383,7 +384,7 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
             return len(actions) - first
         cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
         drawn, nstock = state.drawn, len(stock)
-        need = [0, 0, 0, found[0], found[1] + 13, found[2] + 26, found[3] + 39]
+        need = [52, 52, 52, found[0], found[1] + 13, found[2] + 26, found[3] + 39]
         board = bytearray(array("b", cells))
         push, take, find = waste.append, waste.pop, board.find
     i = len(actions) - first  # (each event played appended one action)
