@@ -282,20 +282,20 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
       where the win is noticed and the loop stops before it, as update_won would have."""
     if i >= end or state.status == WON:
         return i
-    v = state.variant
-    auto_fill, player_fills, stock_fills = v.auto_fill, v.player_fills, v.stock_fills
-    cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
-    drawn = state.drawn
+    variant = state.variant
+    auto_fill, stock_fills = variant.auto_fill, variant.stock_fills  # (player_fills: not auto_fill)
+    waste, stock, drawn = state.waste, state.stock, state.drawn
     nstock = len(stock)
-    lead = state.score - sum(found)  # the score less the cards up: the same after every action
     # need[3 + s]: the card the foundation of suit s takes next (its code's card), s * 13 + count
     # (and 52, a card never dealt, for the session events' codes 0-2: the plain way stops there)
-    need = [52, 52, 52, found[0], found[1] + 13, found[2] + 26, found[3] + 39]
+    a, b, c, d = state.found
+    need = [52, 52, 52, a, b + 13, c + 26, d + 39]
+    lead = state.score - a - b - c - d - 78  # the score less sum(need[3:]): the same after every action
     try:
-        board = bytearray(cells)  # the cells as bytes, EMPTY 255
+        board = bytearray(state.cells)  # the cells as bytes, EMPTY 255
     except ValueError:
-        board = bytearray(array("b", cells))  # (a gap: -1 as a signed byte)
-    apply, append, push, take, find = state.apply, actions.append, waste.append, waste.pop, board.find
+        board = bytearray(array("b", state.cells))  # (a gap: -1 as a signed byte)
+    append, push, take, find = actions.append, waste.append, waste.pop, board.find
     start, first = i, len(actions) - i  # the next event's index is len(actions) - first
     for code in codes[i:end]:
         if code == 8:  # the commonest code first
@@ -340,7 +340,7 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
                     continue
         elif code < 29:
             # _waste_fill into the k-th empty cell (codec: row-major), with the waste top
-            if player_fills and waste:
+            if not auto_fill and waste:
                 cell = find(255)
                 k = code - 9
                 while k and cell >= 0:
@@ -366,33 +366,34 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
         # --- the plain way: decode and apply check everything ----------------------------
         if code < 3:
             break  # a session event: the caller's
-        found[:] = need[3] - 0, need[4] - 13, need[5] - 26, need[6] - 39
-        state.cells = array("b", board).tolist()
-        state.drawn, state.score = drawn, lead + sum(found)
-        if state.score == lead + 52:  # won by the event before (after a win no fast case applies)
+        _, _, _, a, b, c, d = need
+        state.found, state.cells = [a, b - 13, c - 26, d - 39], array("b", board).tolist()
+        state.drawn, state.score = drawn, lead + a + b + c + d
+        if a + b + c + d == 130:  # won by the event before (after a win no fast case applies)
             state.status = WON
             return len(actions) - first
         action = decode(state, code)
         if action <= RESTART:
             break
         try:
-            apply(action)
+            state.apply(action)
         except CarpetError:
             break  # apply changed nothing; the caller plays it again and reports it
         append(action)
         if state.status == WON:
             return len(actions) - first
-        cells, found, waste, stock = state.cells, state.found, state.waste, state.stock
-        drawn, nstock = state.drawn, len(stock)
-        need = [52, 52, 52, found[0], found[1] + 13, found[2] + 26, found[3] + 39]
-        board = bytearray(array("b", cells))
+        waste, stock, drawn = state.waste, state.stock, state.drawn
+        nstock = len(stock)
+        a, b, c, d = state.found
+        need = [52, 52, 52, a, b + 13, c + 26, d + 39]
+        board = bytearray(array("b", state.cells))
         push, take, find = waste.append, waste.pop, board.find
     i = len(actions) - first  # (each event played appended one action)
-    found[:] = need[3] - 0, need[4] - 13, need[5] - 26, need[6] - 39
-    state.cells = array("b", board).tolist()
-    state.drawn, state.score = drawn, lead + sum(found)
+    _, _, _, a, b, c, d = need
+    state.found, state.cells = [a, b - 13, c - 26, d - 39], array("b", board).tolist()
+    state.drawn, state.score = drawn, lead + a + b + c + d
     if i > start:
-        state.status = WON if state.score == lead + 52 else PLAYING  # update_won after the last action
+        state.status = WON if a + b + c + d == 130 else PLAYING  # update_won after the last action
     return i
 
 
