@@ -291,6 +291,10 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
     a, b, c, d = state.found
     need = [52, 52, 52, a, b + 13, c + 26, d + 39]
     lead = state.score - a - b - c - d - 78  # the score less sum(need[3:]): the same after every action
+    # the aces in the stock: those of the foundations not started (carpet-foster's); till the last
+    # is up a turn tests its card, then the whole stock turns without (limit)
+    aces = (not a) + (not b) + (not c) + (not d)
+    limit = 0 if aces else nstock
     try:
         board = bytearray(state.cells)  # the cells as bytes, EMPTY 255
     except ValueError:
@@ -300,6 +304,11 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
     for code in codes[i:end]:
         if code == 8:  # the commonest code first
             # _turn: the stock top onto the waste; an ace (carpet-foster) to its foundation
+            if drawn < limit:  # (no ace left in the stock)
+                push(stock[drawn])
+                drawn += 1
+                append(TURN)
+                continue
             if drawn < nstock:
                 card = stock[drawn]
                 drawn += 1
@@ -308,6 +317,9 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
                     push(card)
                 else:
                     need[card // 13 + 3] += 1  # _ace_out (never the 52nd card: a card is left to turn)
+                    aces -= 1
+                    if not aces:
+                        limit = nstock
                 continue
         elif code < 7:
             # codec: the card the foundation of suit code - 3 needs, from the carpet
@@ -386,6 +398,8 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
         nstock = len(stock)
         a, b, c, d = state.found
         need = [52, 52, 52, a, b + 13, c + 26, d + 39]
+        aces = (not a) + (not b) + (not c) + (not d)
+        limit = 0 if aces else nstock
         board = bytearray(array("b", state.cells))
         push, take, find = waste.append, waste.pop, board.find
     i = len(actions) - first  # (each event played appended one action)
