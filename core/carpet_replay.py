@@ -55,7 +55,9 @@ def dealt(variant, deal) -> CarpetState:
     cells = order[:CELLS]
     stock = tuple(order[CELLS:])
     drawn = 0
-    for cell in sorted(spot for spot in map(bytes(cells).find, _ACES) if spot >= 0):  # the aces on the carpet
+    for cell in sorted(map(bytes(cells).find, _ACES)):  # the aces on the carpet (-1: not there)
+        if cell < 0:
+            continue
         found[cells[cell] // 13] = 1  # _ace_out
         cells[cell] = EMPTY
         while drawn < len(stock):  # _refill_from_stock
@@ -70,7 +72,8 @@ def dealt(variant, deal) -> CarpetState:
     # _settle: phase 2 at once where no carpet card can go up (the foundations started hold
     # their ace alone, so the cards wanted are their twos); and as at most 4 of the 32 stock
     # cards are drawn, a card is left to turn in phase 2: update_status finds an action
-    state.phase = 1 if any(found[s] and s * 13 + 1 in cells for s in range(4)) else 2
+    a, b, c, d = found
+    state.phase = 1 if (a and 1 in cells) or (b and 14 in cells) or (c and 27 in cells) or (d and 40 in cells) else 2
     state.status = PLAYING
     return state
 
