@@ -25,6 +25,7 @@ PLUS_ONE = bytes((b + 1) & 0xFF for b in range(256))
 
 ACE = 0
 _ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops them by bytes.translate
+_NOWHERE = b""  # _NOWHERE.find: a carpet where nothing is found (carpet-foster's first phase)
 
 
 def plays(variant) -> bool:
@@ -94,9 +95,9 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
     (replay.undone); before each of them the position is saved in ``snaps[base + k]``, k the
     events played so far in this call, as the caller's undo stack numbers them.
 
-    With nothing taken back, in phase 2 (the usual log), the tighter loop of :func:`_free`.
+    With nothing taken back (the usual log), the tighter loop of :func:`_free`.
     """
-    if undone is None and state.phase == 2:
+    if undone is None:
         return _free(state, codes, i, end, actions, decode)
     if i >= end or state.status == WON:
         return i
@@ -236,9 +237,6 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
                             break
                     else:
                         phase = state.phase = 2
-                        if undone is None and total < 52:  # the rest in the tighter loop
-                            state.drawn, state.score, state.status = drawn, score, PLAYING
-                            return _free(state, codes, i + 1, end, actions, decode)
                     if total == 52:  # update_won
                         state.drawn, state.score, state.status = drawn, score, WON
                         return i + 1
@@ -268,13 +266,13 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
 
 
 def _free(state, codes, i: int, end: int, actions, decode) -> int:
-    """:func:`play_codes` in phase 2 with nothing taken back (the usual log): the moves played
-    without the undo bookkeeping, and with the position kept in other forms while the loop runs,
-    written back when it stops:
+    """:func:`play_codes` with nothing taken back (the usual log): the moves played without the
+    undo bookkeeping, and with the position kept in other forms while the loop runs, written back
+    when it stops:
 
     - the carpet as bytes (EMPTY as 255): a card's cell, or the first gap, is one ``find``;
     - the foundations as the card each needs next, ``s * 13 + count`` at index ``3 + s`` (the
-      code that plays it).  In phase 2 no ace is ever on the carpet or in the waste (the deal
+      code that plays it).  No ace is ever on the carpet or in the waste (the deal, the refills
       and the turn put them up), so the card of a count 0 or 13 (an ace, or 52) is never found
       there: fits() needs no test of its own, and such a code goes the plain way;
     - the score as the cards gone up: every rule that puts a card up adds one to the score,
@@ -282,27 +280,34 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
     - the event's index as the actions appended (one each);
     - the win unseen until the next event: with every card up no fast case applies (the
       carpet, the waste and the stock are empty), so the event after a win goes the plain way,
-      where the win is noticed and the loop stops before it, as update_won would have."""
+      where the win is noticed and the loop stops before it, as update_won would have.
+
+    carpet-foster's first phase (only a carpet card to its foundation, its hole refilled from the
+    stock) passes every fast case of the second (nothing is found on the carpet, no card turned)
+    and is played in a case of its own where the plain way starts."""
     if i >= end or state.status == WON:
         return i
     variant = state.variant
     auto_fill, stock_fills = variant.auto_fill, variant.stock_fills  # (player_fills: not auto_fill)
-    waste, stock, drawn = state.waste, state.stock, state.drawn
+    waste, stock, drawn, phase = state.waste, state.stock, state.drawn, state.phase
     nstock = len(stock)
     # need[3 + s]: the card the foundation of suit s takes next (its code's card), s * 13 + count
     # (and 52, a card never dealt, for the session events' codes 0-2: the plain way stops there)
     a, b, c, d = state.found
     need = [52, 52, 52, a, b + 13, c + 26, d + 39]
     lead = state.score - a - b - c - d - 78  # the score less sum(need[3:]): the same after every action
-    # the aces in the stock: those of the foundations not started (carpet-foster's); till the last
-    # is up a turn tests its card, then the whole stock turns without (limit)
-    aces = (not a) + (not b) + (not c) + (not d)
-    limit = 0 if aces else nstock
     try:
         board = bytearray(state.cells)  # the cells as bytes, EMPTY 255
     except ValueError:
         board = bytearray(array("b", state.cells))  # (a gap: -1 as a signed byte)
     append, push, take, find = actions.append, waste.append, waste.pop, board.find
+    # the aces in the stock: those of the foundations not started (carpet-foster's); till the
+    # last is up a turn tests its card, then the whole stock turns without (limit)
+    aces = (not a) + (not b) + (not c) + (not d)
+    limit = 0 if aces else nstock
+    turnable = nstock
+    if phase == 1:  # nothing found, nothing turned: every code to the first phase's case
+        find, limit, turnable = _NOWHERE.find, 0, 0
     start, first = i, len(actions) - i  # the next event's index is len(actions) - first
     for code in codes[i:end]:
         if code == 8:  # the commonest code first
@@ -312,7 +317,7 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
                 drawn += 1
                 append(TURN)
                 continue
-            if drawn < nstock:
+            if drawn < turnable:
                 card = stock[drawn]
                 drawn += 1
                 append(TURN)
@@ -378,12 +383,37 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
                     drawn += 1
                     append(STOCK_FILL + cell)
                     continue
-        # --- the plain way: decode and apply check everything ----------------------------
         if code < 3:
             break  # a session event: the caller's
+        if phase == 1 and code < 7:
+            # carpet-foster's first phase: _cell_to_foundation, the hole refilled from the
+            # stock, aces going up on the way (_refill_from_stock)
+            card = need[code]
+            cell = board.find(card)
+            if cell >= 0:
+                need[code] = card + 1
+                board[cell] = 255
+                while drawn < nstock:
+                    card = stock[drawn]
+                    drawn += 1
+                    if card % 13:
+                        board[cell] = card
+                        break
+                    need[card // 13 + 3] += 1  # _ace_out
+                append(CELL_TO_FOUNDATION + cell)
+                # _settle: the second phase starts once no carpet card can go up
+                find = board.find
+                if find(need[3]) < 0 and find(need[4]) < 0 and find(need[5]) < 0 and find(need[6]) < 0:
+                    phase, turnable = 2, nstock
+                    aces = (need[3] == 0) + (need[4] == 13) + (need[5] == 26) + (need[6] == 39)
+                    limit = 0 if aces else nstock
+                else:
+                    find = _NOWHERE.find
+                continue
+        # --- the plain way: decode and apply check everything ------------------------
         _, _, _, a, b, c, d = need
         state.found, state.cells = [a, b - 13, c - 26, d - 39], array("b", board).tolist()
-        state.drawn, state.score = drawn, lead + a + b + c + d
+        state.drawn, state.score, state.phase = drawn, lead + a + b + c + d, phase
         if a + b + c + d == 130:  # won by the event before (after a win no fast case applies)
             state.status = WON
             return len(actions) - first
@@ -397,18 +427,22 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
         append(action)
         if state.status == WON:
             return len(actions) - first
-        waste, stock, drawn = state.waste, state.stock, state.drawn
+        # the position again from the state, and on
+        waste, stock, drawn, phase = state.waste, state.stock, state.drawn, state.phase
         nstock = len(stock)
         a, b, c, d = state.found
         need = [52, 52, 52, a, b + 13, c + 26, d + 39]
-        aces = (not a) + (not b) + (not c) + (not d)
-        limit = 0 if aces else nstock
         board = bytearray(array("b", state.cells))
         push, take, find = waste.append, waste.pop, board.find
+        aces = (not a) + (not b) + (not c) + (not d)
+        limit = 0 if aces else nstock
+        turnable = nstock
+        if phase == 1:
+            find, limit, turnable = _NOWHERE.find, 0, 0
     i = len(actions) - first  # (each event played appended one action)
     _, _, _, a, b, c, d = need
     state.found, state.cells = [a, b - 13, c - 26, d - 39], array("b", board).tolist()
-    state.drawn, state.score = drawn, lead + a + b + c + d
+    state.drawn, state.score, state.phase = drawn, lead + a + b + c + d, phase
     if i > start:
         state.status = WON if a + b + c + d == 130 else PLAYING  # update_won after the last action
     return i

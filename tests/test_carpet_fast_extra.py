@@ -166,3 +166,24 @@ def test_foster_goes_on_in_the_tight_loop_after_its_first_phase():
         assert state.status == (WON if plain.status == WON else PLAYING)
         seen += 1
     assert seen >= 5
+
+
+@pytest.mark.parametrize("name", CARPETS)
+def test_events_played_the_plain_way_mid_run(name):
+    """Some events by their action index (code 49 + action: the plain way plays them, and the tight
+    loop takes the position up again from the state), in either phase of carpet-foster."""
+    variant = GAMES[name]
+    rng = random.Random(f"{name} explicit")
+    for number in range(1, 30):
+        deal = parse_deal(str(number))
+        session = Session(variant, deal)
+        play_out(session, 5000)
+        codes = codes_of(session)
+        for rate in (1.0, 0.3):
+            mixed = [49 + action if rng.random() < rate else code
+                     for code, (action, _) in zip(codes, session.events)]
+            play_both(variant, deal, mixed, [])
+            state = lean(fast.dealt(variant, deal))
+            actions = array("I")
+            assert fast.play_codes(state, mixed, 0, len(mixed), actions, decoder(state)) == len(mixed)
+            assert list(actions) == [a for a, _ in session.events]
