@@ -1,13 +1,19 @@
 """The carpet family's actions replayed in bulk: a fast copy of decoding and ``CarpetState.apply``.
 
-As core/grid_replay.py for the grid family: :func:`play_codes` plays a run of a log's
-version-2 action codes with decoding (formats/codec.py, ``carpet_action``), the legality
-checks and the transitions of ``CarpetState`` written out in one loop, and anything
-else through the plain ``decode`` and ``apply``: carpet-foster's first phase, an ace
-turned up from the stock, an unusual code, and every event the fast path does not
-decide at once.  It stops before a session event (hint, undo, restart), after a win, and
-before an event the plain way refuses.  tests/test_fast_replay.py pins it to the plain
-``apply`` over random games of every carpet variant.
+As core/grid_replay.py for the grid family.  Each fast copy mirrors a plain definition, and
+tests/test_fast_replay.py and tests/test_carpet_fast_extra.py pin it to that one:
+
+- :func:`dealt`: ``CarpetState.__init__`` (with ``_ace_out``, ``_refill_from_stock`` and the
+  ``_settle`` at its end);
+- :func:`position_bytes`: ``CarpetState.position_bytes``;
+- :func:`play_codes` (its own loop where a later undo takes events back, the tighter one of
+  :func:`_free` where nothing is): decoding (formats/codec.py, ``carpet_action``) and ``CarpetState.apply``
+  with the lean replay's ``update_won`` (``_cell_to_foundation``, ``_waste_to_foundation``,
+  ``_turn``, ``_waste_fill``, ``_stock_fill``, carpet-foster's ``_refill_from_stock`` and
+  ``_settle``), written out in one loop, and anything else through the plain ``decode`` and
+  ``apply``: an unusual code, and every event the fast cases do not decide at once.  It stops
+  before a session event (hint, undo, restart), after a win, and before an event the plain
+  way refuses.
 """
 
 from __future__ import annotations
