@@ -1,13 +1,19 @@
 """The carpet family's actions replayed in bulk: a fast copy of decoding and ``CarpetState.apply``.
 
-As core/grid_replay.py for the grid family: :func:`play_codes` plays a run of a log's
-version-2 action codes with decoding (formats/codec.py, ``carpet_action``), the legality
-checks and the transitions of ``CarpetState`` written out in one loop, and anything
-else through the plain ``decode`` and ``apply``: carpet-foster's first phase, an ace
-turned up from the stock, an unusual code, and every event the fast path does not
-decide at once.  It stops before a session event (hint, undo, restart), after a win, and
-before an event the plain way refuses.  tests/test_fast_replay.py pins it to the plain
-``apply`` over random games of every carpet variant.
+As core/grid_replay.py for the grid family.  Each fast copy mirrors a plain definition, and
+tests/test_fast_replay.py and tests/test_carpet_fast_extra.py pin it to that one:
+
+- :func:`dealt`: ``CarpetState.__init__`` (with ``_ace_out``, ``_refill_from_stock`` and the
+  ``_settle`` at its end);
+- :func:`position_bytes`: ``CarpetState.position_bytes``;
+- :func:`play_codes` (its own loop where a later undo takes events back, the tighter one of
+  :func:`_free` where nothing is): decoding (formats/codec.py, ``carpet_action``) and ``CarpetState.apply``
+  with the lean replay's ``update_won`` (``_cell_to_foundation``, ``_waste_to_foundation``,
+  ``_turn``, ``_waste_fill``, ``_stock_fill``, carpet-foster's ``_refill_from_stock`` and
+  ``_settle``), written out in one loop, and anything else through the plain ``decode`` and
+  ``apply``: an unusual code, and every event the fast cases do not decide at once.  It stops
+  before a session event (hint, undo, restart), after a win, and before an event the plain
+  way refuses.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ PLUS_ONE = bytes((b + 1) & 0xFF for b in range(256))
 
 ACE = 0
 _ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops them by bytes.translate
+_NOWHERE = b""  # _NOWHERE.find: a carpet where nothing is found (carpet-foster's first phase)
 
 
 def plays(variant) -> bool:
@@ -33,24 +40,48 @@ def plays(variant) -> bool:
 
 def dealt(variant, deal) -> CarpetState:
     """``variant.new_state(deal)`` (CarpetState.__init__): the shuffle by its fast copy
-    (numbering.fast_dealing_order), the aces taken out by one filter; carpet-foster's deal
-    (aces going up as the carpet is dealt) the plain way."""
-    if variant.foster:
-        return variant.new_state(deal)
+    (numbering.fast_dealing_order), then carpet and carpet-auto's deal with the aces taken out by
+    one filter, carpet-foster's with each ace dealt to the carpet put up and its cell refilled
+    from the stock, row by row (aces turned up on the way go up too)."""
     order, _rng = fast_dealing_order(deal, 52)
     state = CarpetState.__new__(CarpetState)
     state.variant = variant
-    state.status = PLAYING
     state.redeals_used = 0
     state.waste = []
-    state.drawn = 0
-    state.score = 0
-    state.phase = 2
-    rest = list(bytes(order).translate(None, _ACES))  # [card for card in order if card % 13 != ACE]
-    state.found = [1, 1, 1, 1]
-    state.cells = rest[:CELLS]
-    state.stock = tuple(rest[CELLS:])
-    state._settle()
+    if not variant.foster:
+        rest = bytes(order).translate(None, _ACES)  # [card for card in order if card % 13 != ACE]
+        state.found = [1, 1, 1, 1]
+        state.cells = list(rest[:CELLS])
+        state.stock = tuple(rest[CELLS:])
+        state.drawn = state.score = 0
+        state.phase = 2
+        # _settle: 28 cards left to turn, so update_status finds an action
+        state.status = PLAYING
+        return state
+    found = [0, 0, 0, 0]
+    cells = order[:CELLS]
+    stock = tuple(order[CELLS:])
+    drawn = 0
+    for cell in sorted(map(bytes(cells).find, _ACES)):  # the aces on the carpet (-1: not there)
+        if cell < 0:
+            continue
+        found[cells[cell] // 13] = 1  # _ace_out
+        cells[cell] = EMPTY
+        while drawn < len(stock):  # _refill_from_stock
+            card = stock[drawn]
+            drawn += 1
+            if card % 13 != ACE:
+                cells[cell] = card
+                break
+            found[card // 13] = 1  # _ace_out
+    state.found, state.cells, state.stock, state.drawn = found, cells, stock, drawn
+    state.score = sum(found)  # one for each ace gone up
+    # _settle: phase 2 at once where no carpet card can go up (the foundations started hold
+    # their ace alone, so the cards wanted are their twos); and as at most 4 of the 32 stock
+    # cards are drawn, a card is left to turn in phase 2: update_status finds an action
+    a, b, c, d = found
+    state.phase = 1 if (a and 1 in cells) or (b and 14 in cells) or (c and 27 in cells) or (d and 40 in cells) else 2
+    state.status = PLAYING
     return state
 
 
@@ -69,7 +100,11 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
     ``undone`` (with ``snaps`` and ``base``): the events a later undo takes back, 1 at their index
     (replay.undone); before each of them the position is saved in ``snaps[base + k]``, k the
     events played so far in this call, as the caller's undo stack numbers them.
+
+    With nothing taken back (the usual log), the tighter loop of :func:`_free`.
     """
+    if undone is None:
+        return _free(state, codes, i, end, actions, decode)
     if i >= end or state.status == WON:
         return i
     v = state.variant
@@ -233,6 +268,189 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
     state.drawn, state.score = drawn, score
     if i > start and state.status != WON:
         state.status = PLAYING  # update_won after the last action
+    return i
+
+
+def _free(state, codes, i: int, end: int, actions, decode) -> int:
+    """:func:`play_codes` with nothing taken back (the usual log): the moves played without the
+    undo bookkeeping, and with the position kept in other forms while the loop runs, written back
+    when it stops:
+
+    - the carpet as bytes (EMPTY as 255): a card's cell, or the first gap, is one ``find``;
+    - the foundations as the card each needs next, ``s * 13 + count`` at index ``3 + s`` (the
+      code that plays it).  No ace is ever on the carpet or in the waste (the deal, the refills
+      and the turn put them up), so the card of a count 0 or 13 (an ace, or 52) is never found
+      there: fits() needs no test of its own, and such a code goes the plain way;
+    - the score as the cards gone up: every rule that puts a card up adds one to the score,
+      so ``score - sum(found)`` never changes;
+    - the event's index as the actions appended (one each);
+    - the win unseen until the next event: with every card up no fast case applies (the
+      carpet, the waste and the stock are empty), so the event after a win goes the plain way,
+      where the win is noticed and the loop stops before it, as update_won would have.
+
+    carpet-foster's first phase (only a carpet card to its foundation, its hole refilled from the
+    stock) passes every fast case of the second (nothing is found on the carpet, no card turned)
+    and is played in a case of its own where the plain way starts."""
+    if i >= end or state.status == WON:
+        return i
+    variant = state.variant
+    auto_fill, stock_fills = variant.auto_fill, variant.stock_fills  # (player_fills: not auto_fill)
+    waste, stock, drawn, phase = state.waste, state.stock, state.drawn, state.phase
+    nstock = len(stock)
+    # need[3 + s]: the card the foundation of suit s takes next (its code's card), s * 13 + count
+    # (and 52, a card never dealt, for the session events' codes 0-2: the plain way stops there)
+    a, b, c, d = state.found
+    need = [52, 52, 52, a, b + 13, c + 26, d + 39]
+    lead = state.score - a - b - c - d - 78  # the score less sum(need[3:]): the same after every action
+    try:
+        board = bytearray(state.cells)  # the cells as bytes, EMPTY 255
+    except ValueError:
+        board = bytearray(array("b", state.cells))  # (a gap: -1 as a signed byte)
+    append, push, take, find = actions.append, waste.append, waste.pop, board.find
+    # the aces in the stock: those of the foundations not started (carpet-foster's); till the
+    # last is up a turn tests its card, then the whole stock turns without (limit)
+    aces = (not a) + (not b) + (not c) + (not d)
+    limit = 0 if aces else nstock
+    turnable = nstock
+    if phase == 1:  # nothing found, nothing turned: every code to the first phase's case
+        find, limit, turnable = _NOWHERE.find, 0, 0
+    start, first = i, len(actions) - i  # the next event's index is len(actions) - first
+    for code in codes[i:end]:
+        if code == 8:  # the commonest code first
+            # _turn: the stock top onto the waste; an ace (carpet-foster) to its foundation
+            if drawn < limit:  # (no ace left in the stock)
+                push(stock[drawn])
+                drawn += 1
+                append(TURN)
+                continue
+            if drawn < turnable:
+                card = stock[drawn]
+                drawn += 1
+                append(TURN)
+                if card % 13:
+                    push(card)
+                else:
+                    need[card // 13 + 3] += 1  # _ace_out (never the 52nd card: a card is left to turn)
+                    aces -= 1
+                    if not aces:
+                        limit = nstock
+                continue
+        elif code < 7:
+            # codec: the card the foundation of suit code - 3 needs, from the carpet
+            card = need[code]
+            cell = find(card)
+            if cell >= 0:
+                # _cell_to_foundation: a carpet card that fits (fits(): the card the started
+                # foundation needs next); its cell refills with auto_fill
+                need[code] = card + 1
+                if not auto_fill:
+                    board[cell] = 255
+                elif waste:
+                    board[cell] = take()
+                elif drawn < nstock:
+                    board[cell] = stock[drawn]
+                    drawn += 1
+                else:
+                    board[cell] = 255
+                append(CELL_TO_FOUNDATION + cell)
+                continue
+        elif code == 7:
+            # _waste_to_foundation: the waste top, if it fits its foundation
+            if waste:
+                card = waste[-1]
+                s = card // 13 + 3
+                if need[s] == card:
+                    take()
+                    need[s] = card + 1
+                    append(WASTE_TO_FOUNDATION)
+                    continue
+        elif code < 29:
+            # _waste_fill into the k-th empty cell (codec: row-major), with the waste top
+            if not auto_fill and waste:
+                cell = find(255)
+                k = code - 9
+                while k and cell >= 0:
+                    cell = find(255, cell + 1)
+                    k -= 1
+                if cell >= 0:
+                    board[cell] = take()
+                    append(WASTE_FILL + cell)
+                    continue
+        elif code < 49:
+            # _stock_fill into the k-th empty cell, the waste being empty
+            if stock_fills and not waste and drawn < nstock:
+                cell = find(255)
+                k = code - 29
+                while k and cell >= 0:
+                    cell = find(255, cell + 1)
+                    k -= 1
+                if cell >= 0:
+                    board[cell] = stock[drawn]
+                    drawn += 1
+                    append(STOCK_FILL + cell)
+                    continue
+        if code < 3:
+            break  # a session event: the caller's
+        if phase == 1 and code < 7:
+            # carpet-foster's first phase: _cell_to_foundation, the hole refilled from the
+            # stock, aces going up on the way (_refill_from_stock)
+            card = need[code]
+            cell = board.find(card)
+            if cell >= 0:
+                need[code] = card + 1
+                board[cell] = 255
+                while drawn < nstock:
+                    card = stock[drawn]
+                    drawn += 1
+                    if card % 13:
+                        board[cell] = card
+                        break
+                    need[card // 13 + 3] += 1  # _ace_out
+                append(CELL_TO_FOUNDATION + cell)
+                # _settle: the second phase starts once no carpet card can go up
+                find = board.find
+                if find(need[3]) < 0 and find(need[4]) < 0 and find(need[5]) < 0 and find(need[6]) < 0:
+                    phase, turnable = 2, nstock
+                    aces = (need[3] == 0) + (need[4] == 13) + (need[5] == 26) + (need[6] == 39)
+                    limit = 0 if aces else nstock
+                else:
+                    find = _NOWHERE.find
+                continue
+        # --- the plain way: decode and apply check everything ------------------------
+        _, _, _, a, b, c, d = need
+        state.found, state.cells = [a, b - 13, c - 26, d - 39], array("b", board).tolist()
+        state.drawn, state.score, state.phase = drawn, lead + a + b + c + d, phase
+        if a + b + c + d == 130:  # won by the event before (after a win no fast case applies)
+            state.status = WON
+            return len(actions) - first
+        action = decode(state, code)
+        if action <= RESTART:
+            break
+        try:
+            state.apply(action)
+        except CarpetError:
+            break  # apply changed nothing; the caller plays it again and reports it
+        append(action)
+        if state.status == WON:
+            return len(actions) - first
+        # the position again from the state, and on
+        waste, stock, drawn, phase = state.waste, state.stock, state.drawn, state.phase
+        nstock = len(stock)
+        a, b, c, d = state.found
+        need = [52, 52, 52, a, b + 13, c + 26, d + 39]
+        board = bytearray(array("b", state.cells))
+        push, take, find = waste.append, waste.pop, board.find
+        aces = (not a) + (not b) + (not c) + (not d)
+        limit = 0 if aces else nstock
+        turnable = nstock
+        if phase == 1:
+            find, limit, turnable = _NOWHERE.find, 0, 0
+    i = len(actions) - first  # (each event played appended one action)
+    _, _, _, a, b, c, d = need
+    state.found, state.cells = [a, b - 13, c - 26, d - 39], array("b", board).tolist()
+    state.drawn, state.score, state.phase = drawn, lead + a + b + c + d, phase
+    if i > start:
+        state.status = WON if a + b + c + d == 130 else PLAYING  # update_won after the last action
     return i
 
 
