@@ -304,17 +304,14 @@ def _earlier(items, clocks, n: int) -> int:
         start = i + 1
 
 
-_SET_UP: dict[str, tuple] = {}  # game id -> what _run_codes sets up for it (None: no bulk replay)
+_SET_UP: dict[str, tuple] = {}  # game id -> what _run_codes sets up for it, and from which bulk replay
 
 
-def _set_up(variant) -> tuple | None:
-    """For :func:`_run_codes`: the family's bulk replay, the lean class of each state class (made
-    when first met), the win bonus, and the decoder maker, worked out once a game."""
-    fast = _fast(variant)
-    if fast is None:
-        return None
+def _set_up(variant, fast) -> tuple:
+    """For :func:`_run_codes`: the bulk replay, its family's ``play_codes`` and the win bonus,
+    worked out once a game."""
     own_bonus = getattr(fast, "win_bonus", None)
-    return (fast.play_codes, variant.win_bonus if own_bonus is None else partial(own_bonus, variant))
+    return (fast, fast.play_codes, variant.win_bonus if own_bonus is None else partial(own_bonus, variant))
 
 
 def _run_codes(session: Session, items, deltas, meta) -> Session | None:
@@ -323,13 +320,13 @@ def _run_codes(session: Session, items, deltas, meta) -> Session | None:
     must play it: an undo, or a refusal (the position is the deal's again, and :func:`run`
     plays from there to name the event)."""
     variant = session.variant
-    try:
-        set_up = _SET_UP[variant.id]
-    except KeyError:
-        set_up = _SET_UP[variant.id] = _set_up(variant)
-    if set_up is None or UNDO in (items if meta is None else meta):
+    fast = _FAST[variant.id] if variant.id in _FAST else _fast(variant)
+    if fast is None or UNDO in (items if meta is None else meta):
         return None
-    kernel, win_bonus = set_up
+    set_up = _SET_UP.get(variant.id)
+    if set_up is None or set_up[0] is not fast:
+        set_up = _SET_UP[variant.id] = _set_up(variant, fast)
+    _, kernel, win_bonus = set_up
     state = session.state
     cls = type(state)
     state.__class__ = _LEAN.get(cls) or _lean_class(cls)

@@ -11,11 +11,13 @@ from array import array
 
 import pytest
 
-from carpet.core import GAMES, RESTART, CarpetError, Session, parse_deal
+from carpet.core import GAMES, RESTART, Session, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.core.game import PLAYING, WON
 from carpet.formats.codec import codec, decoder
 from carpet.formats.replay import _lean_class
+
+from replaytools import plain_codes
 
 fast = importlib.import_module("carpet.core.carpet_replay")
 CARPETS = ["carpet", "carpet-auto", "carpet-foster"]
@@ -31,23 +33,6 @@ def lean(state):
     return state
 
 
-def plain_codes(state, codes, i, end, actions, decode) -> int:
-    """What ``play_codes`` does, the plain way (as in tests/test_fast_replay.py)."""
-    for i in range(i, end):
-        code = codes[i]
-        if code <= RESTART or state.status == WON:
-            return i
-        action = decode(state, code)
-        if action <= RESTART:
-            return i
-        try:
-            state.apply(action)
-        except CarpetError:
-            return i
-        actions.append(action)
-        if state.status == WON:
-            return i + 1
-    return end
 
 
 def codes_of(session) -> list[int]:

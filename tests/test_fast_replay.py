@@ -20,13 +20,15 @@ from array import array
 import pytest
 
 from carpet.cli.bench import random_game
-from carpet.core import GAMES, RESTART, CarpetError, Session, parse_deal
+from carpet.core import GAMES, RESTART, Session, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.core.game import WON
 from carpet.core.numbering import dealing_order, fast_dealing_order
 from carpet.formats import check, decode, encode, new_header, record
 from carpet.formats.codec import codec, decoder
 from carpet.formats.replay import _lean_class, kernel_of, run
+
+from replaytools import fields, plain_codes
 
 replay_module = importlib.import_module("carpet.formats.replay")
 FAST = [g for g in GAMES if kernel_of(GAMES[g], True) is not None]
@@ -38,34 +40,8 @@ def test_every_family_has_its_bulk_replay():
     assert {GAMES[g].family for g in FAST} == {"grid", "carpet", "quilt"}
 
 
-def plain_codes(state, codes, i, end, actions, decode_) -> int:
-    """What ``play_codes`` does, the plain way: one event at a time, decode then apply."""
-    for i in range(i, end):
-        code = codes[i]
-        if code <= RESTART or state.status == WON:
-            return i
-        action = decode_(state, code)
-        if action <= RESTART:
-            return i
-        try:
-            state.apply(action)
-        except CarpetError:
-            return i
-        actions.append(action)
-        if state.status == WON:
-            return i + 1
-    return end
 
 
-def fields(state) -> dict:
-    """Every field of a state (the generator by its state), for an exact comparison."""
-    out = {}
-    for cls in type(state).__mro__:
-        for name in getattr(cls, "__slots__", ()):
-            if hasattr(state, name):
-                value = getattr(state, name)
-                out[name] = value.getstate() if hasattr(value, "getstate") else value
-    return out
 
 
 def lean_state(variant, deal):

@@ -16,6 +16,8 @@ from carpet.core.grid import REDEAL
 from carpet.core.numbering import MicrosoftRandom, _draws, _swap_plan
 from carpet.formats.replay import _fast, _lean_class
 
+from replaytools import fields
+
 GRID = [g for g in GAMES if GAMES[g].family == "grid"]
 REDEALING = [g for g in GRID if GAMES[g].redeals != 0]
 # deal numbers of every generator: Microsoft seeds below 2^31, from 2^31, from 2^32; the Twister
@@ -23,14 +25,6 @@ SEEDS = ["5", "31999", "ms2147483647", "ms2147483648", "ms3000000000", "ms429496
          "ms8589934591", "123456789012"]
 
 
-def fields(state) -> dict:
-    out = {}
-    for cls in type(state).__mro__:
-        for name in getattr(cls, "__slots__", ()):
-            if hasattr(state, name):
-                value = getattr(state, name)
-                out[name] = value.getstate() if hasattr(value, "getstate") else value
-    return out
 
 
 def positions(variant, deal, rng, count, player=False):

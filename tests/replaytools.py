@@ -1,0 +1,34 @@
+"""Helpers the tests of the bulk replays share (core/*_replay.py against the plain rules)."""
+
+from carpet.core import RESTART, CarpetError
+from carpet.core.game import WON
+
+
+def plain_codes(state, codes, i, end, actions, decode) -> int:
+    """What a family's ``play_codes`` does, the plain way: one event at a time, decode then apply."""
+    for i in range(i, end):
+        code = codes[i]
+        if code <= RESTART or state.status == WON:
+            return i
+        action = decode(state, code)
+        if action <= RESTART:
+            return i
+        try:
+            state.apply(action)
+        except CarpetError:
+            return i
+        actions.append(action)
+        if state.status == WON:
+            return i + 1
+    return end
+
+
+def fields(state) -> dict:
+    """Every field of a state (the generator by its state), for an exact comparison."""
+    out = {}
+    for cls in type(state).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if hasattr(state, name):
+                value = getattr(state, name)
+                out[name] = value.getstate() if hasattr(value, "getstate") else value
+    return out
