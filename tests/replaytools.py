@@ -1,7 +1,8 @@
 """Helpers the tests of the bulk replays share (core/*_replay.py against the plain rules)."""
 
-from carpet.core import RESTART, CarpetError
+from carpet.core import RESTART, CarpetError, Session
 from carpet.core.game import WON
+from carpet.formats.codec import codec
 
 
 def plain_codes(state, codes, i, end, actions, decode) -> int:
@@ -31,4 +32,15 @@ def fields(state) -> dict:
             if hasattr(state, name):
                 value = getattr(state, name)
                 out[name] = value.getstate() if hasattr(value, "getstate") else value
+    return out
+
+
+def codes_of(session) -> list[int]:
+    """The session's events as version-2 action codes (played again from its deal)."""
+    encode = codec(session.variant.family)[0]
+    fresh = Session(session.variant, session.deal)
+    out = []
+    for action, clock in session.events:
+        out.append(action if action <= RESTART else encode(fresh.state, action))
+        fresh.act(action, clock)
     return out

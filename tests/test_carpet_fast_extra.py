@@ -11,13 +11,13 @@ from array import array
 
 import pytest
 
-from carpet.core import GAMES, RESTART, Session, parse_deal
+from carpet.core import GAMES, Session, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.core.game import PLAYING, WON
-from carpet.formats.codec import codec, decoder
+from carpet.formats.codec import decoder
 from carpet.formats.replay import _lean_class
 
-from replaytools import plain_codes
+from replaytools import codes_of, plain_codes
 
 fast = importlib.import_module("carpet.core.carpet_replay")
 CARPETS = ["carpet", "carpet-auto", "carpet-foster"]
@@ -31,18 +31,6 @@ def fields(state) -> dict:
 def lean(state):
     state.__class__ = _lean_class(type(state))
     return state
-
-
-
-
-def codes_of(session) -> list[int]:
-    encode = codec(session.variant.family)[0]
-    fresh = Session(session.variant, session.deal)
-    out = []
-    for action, clock in session.events:
-        out.append(action if action <= RESTART else encode(fresh.state, action))
-        fresh.act(action, clock)
-    return out
 
 
 def game(variant, deal, rng, player: bool) -> Session:

@@ -20,15 +20,15 @@ from array import array
 import pytest
 
 from carpet.cli.bench import random_game
-from carpet.core import GAMES, RESTART, Session, parse_deal
+from carpet.core import GAMES, Session, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.core.game import WON
 from carpet.core.numbering import dealing_order, fast_dealing_order
 from carpet.formats import check, decode, encode, new_header, record
-from carpet.formats.codec import codec, decoder
+from carpet.formats.codec import decoder
 from carpet.formats.replay import _lean_class, kernel_of, run
 
-from replaytools import fields, plain_codes
+from replaytools import codes_of, fields, plain_codes
 
 replay_module = importlib.import_module("carpet.formats.replay")
 FAST = [g for g in GAMES if kernel_of(GAMES[g], True) is not None]
@@ -40,25 +40,10 @@ def test_every_family_has_its_bulk_replay():
     assert {GAMES[g].family for g in FAST} == {"grid", "carpet", "quilt"}
 
 
-
-
-
-
 def lean_state(variant, deal):
     state = variant.new_state(deal)
     state.__class__ = _lean_class(type(state))
     return state
-
-
-def codes_of(session) -> list[int]:
-    """The session's events as version-2 action codes (played again from its deal)."""
-    encode_ = codec(session.variant.family)[0]
-    fresh = Session(session.variant, session.deal)
-    out = []
-    for action, clock in session.events:
-        out.append(action if action <= RESTART else encode_(fresh.state, action))
-        fresh.act(action, clock)
-    return out
 
 
 def moves_only(variant, deal, rng, steps, player) -> Session:
