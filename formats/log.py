@@ -619,82 +619,115 @@ def _unext(data: bytes) -> tuple[int, int]:
     return start, start + n
 
 
+def _varint_at(data: bytes, pos: int, stop: int, what: str) -> tuple[int, int]:
+    """The varint at ``pos`` (before ``stop``) and the position after it: ``_Reader.varint`` without
+    a reader, for the header's and summary's fields."""
+    if pos < stop:
+        byte = data[pos]
+        if byte < 0x80:  # one byte: most fields
+            return byte, pos + 1
+    value = shift = 0
+    while True:
+        if pos >= stop:
+            raise _bad(f"truncated log ({what})")
+        byte = data[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            break
+        shift += 7
+        if shift > 63:
+            raise _bad(f"corrupt log ({what}: number too long)")
+    if byte == 0 and shift:
+        raise _bad(f"corrupt log ({what}: number not in its shortest form)")
+    return value, pos
+
+
 def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | array, array, bytes | bytearray,
                                              Deal | None]:
     start, end = _unext(data)
     if end - start < 8:
         raise _bad("truncated log")
     stop = end - 8
-    r = _Reader(data, start, stop)
-    varint, take = r.varint, r.take
     # the header: version, game code and rules, as a rule one byte each (docs/format.md)
     head = data[start:start + 3]
-    short = len(head) == 3 and head[0] < 0x80 and head[1] and head[2] < 0x80
-    if short:
+    if len(head) == 3 and head[0] < 0x80 and head[1] and head[2] < 0x80:
         version, code, rules_numbering = head
-        r.pos = start + 3
+        pos = start + 3
     else:
-        version = varint("version")
+        version, pos = _varint_at(data, start, stop, "version")
+        code = None
     if version != 2:
         if version > VERSION:
             raise _newer(version)
         raise _bad(f"bad log version {version}")
-    if not short:
-        code = take(1, "game")[0]
+    if code is None:
+        r = _Reader(data, pos, stop)
+        code = r.take(1, "game")[0]
+        game = None if code else r.take(r.varint("game"), "game").decode("utf-8", "replace")
+        rules_numbering = r.varint("rules")
+        pos = r.pos
     if code:
         game = _GAME_BY_CODE.get(code)
         if game is None:
             raise _bad(f"unknown game (code {code}) in log")
-    else:
-        game = take(varint("game"), "game").decode("utf-8", "replace")
-    if not short:
-        rules_numbering = varint("rules")
     if game not in GAMES:
         raise _bad(f"unknown game {game[:40]!r} in log")
     rules, numbering = rules_numbering >> 2, rules_numbering & 3
     if numbering >= len(NUMBERINGS):
         raise _bad(f"unknown numbering (code {numbering})")
-    deal_value = varint("deal")
-    deal = f"ms{deal_value >> 1}" if deal_value & 1 else str(deal_value >> 1)
-    dealt = _deal_of(deal_value)
-    layout = take(4, "layout").hex()
-    created = varint("created")
+    deal_value, pos = _varint_at(data, pos, stop, "deal")
+    if pos + 4 > stop:
+        raise _bad("truncated log (layout)")
+    layout = data[pos:pos + 4].hex()
+    created, pos = _varint_at(data, pos + 4, stop, "created")
     if created > 2**47:
         raise _bad("corrupt log (creation time)")
-    pos = r.pos
     if data[pos:pos + 1] == b"\x03" and pos + 4 <= stop and data[pos + 1] | data[pos + 2] | data[pos + 3] < 0x80:
         tool = f"carpet {data[pos + 1]}.{data[pos + 2]}.{data[pos + 3]}"  # _get_tool, one byte each
-        r.pos = pos + 4
+        pos += 4
     else:
+        r = _Reader(data, pos, stop)
         tool = _get_tool(r)
-    n = varint("events")
+        pos = r.pos
+    n, pos = _varint_at(data, pos, stop, "events")
     if n > end - start:
         raise _bad("corrupt log (more events than bytes)")
+    r = _Reader(data, pos, stop)
     codes, deltas, meta = unpack_planes(r, n)
-    status = take(1, "status")[0]
+    pos = r.pos
+    if pos >= stop:
+        raise _bad("truncated log (status)")
+    status = data[pos]
     if status >= len(STATUSES):
         raise _bad(f"corrupt log (status {status})")
-    score = _unzigzag(varint("score"))
-    moves = varint("moves")
-    left = varint("redeals")
-    elapsed = varint("clock")
-    jumps = varint("clock jumps")
-    skipped = _unzigzag(varint("clock skipped")) if jumps & 1 else 0
-    if jumps & 1 and not skipped:
-        raise _bad("corrupt log (clock skipped)")
+    score, pos = _varint_at(data, pos + 1, stop, "score")
+    moves, pos = _varint_at(data, pos, stop, "moves")
+    left, pos = _varint_at(data, pos, stop, "redeals")
+    elapsed, pos = _varint_at(data, pos, stop, "clock")
+    jumps, pos = _varint_at(data, pos, stop, "clock jumps")
+    skipped = 0
+    if jumps & 1:
+        skipped, pos = _varint_at(data, pos, stop, "clock skipped")
+        skipped = _unzigzag(skipped)
+        if not skipped:
+            raise _bad("corrupt log (clock skipped)")
     jumps >>= 1
-    position = take(4, "position").hex()
-    if r.pos != stop:
+    if pos + 4 > stop:
+        raise _bad("truncated log (position)")
+    if pos + 4 != stop:
         raise _bad("corrupt log (bytes after the summary)")
+    position = data[pos:stop].hex()
     digest = data[stop:end]
-    if _digest_v2(data[start:stop]) != digest:
+    if blake2b(data[start:stop], digest_size=8).digest() != digest:  # _digest_v2
         raise LogError("digest mismatch: the log was edited or corrupted", unreadable=False)
+    deal = f"ms{deal_value >> 1}" if deal_value & 1 else str(deal_value >> 1)
     header = Header(FORMAT, 2, game, rules, NUMBERINGS[numbering], deal, layout, created_text(created), tool)
-    summary = Summary(STATUSES[status], score, moves, None if left == 0 else _unzigzag(left - 1), elapsed,
+    summary = Summary(STATUSES[status], _unzigzag(score), moves, None if left == 0 else _unzigzag(left - 1), elapsed,
                       position, digest.hex(), jumps, skipped)
     if rules != RULES_VERSION:  # _check_header
         _check_header(header)
-    return Log(header, None, summary), GAMES[game], codes, deltas, meta, dealt
+    return Log(header, None, summary), GAMES[game], codes, deltas, meta, _deal_of(deal_value)
 
 
 def _deal_of(value: int) -> Deal | None:
