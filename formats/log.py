@@ -258,25 +258,7 @@ class _Reader:
         self.data, self.pos, self.end = data, pos, end
 
     def varint(self, what: str) -> int:
-        data, pos, end = self.data, self.pos, self.end
-        if pos < end and data[pos] < 0x80:  # one byte: most fields
-            self.pos = pos + 1
-            return data[pos]
-        value = shift = 0
-        while True:
-            if pos >= end:
-                raise _bad(f"truncated log ({what})")
-            byte = data[pos]
-            pos += 1
-            value |= (byte & 0x7F) << shift
-            if byte < 0x80:
-                break
-            shift += 7
-            if shift > 63:
-                raise _bad(f"corrupt log ({what}: number too long)")
-        if byte == 0 and shift:
-            raise _bad(f"corrupt log ({what}: number not in its shortest form)")
-        self.pos = pos
+        value, self.pos = _varint_at(self.data, self.pos, self.end, what)
         return value
 
     def take(self, n: int, what: str) -> bytes:
