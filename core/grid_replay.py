@@ -29,6 +29,7 @@ from .grid import (ANY_SUIT_NEXT, EMPTY, FIRST_MOVE, OUT, REDEAL, SUIT_NEXT, Gri
 from .numbering import _MS_ORDER, _SWAPS, MS_LIMIT, MicrosoftRandom, _draws, _swap_plan, fast_dealing_order, fast_shuffle
 
 NONE = -2  # in the tables: no such card
+_MONTANA = __package__ + ".montana"
 
 
 class _Tables:
@@ -68,9 +69,12 @@ class _Tables:
         self.by_right = tuple(by_right) + (frozenset(),)
         # Коврик's deal lays the k-th card of the dealing order into a fixed cell: for each
         # cell, that k (or the index of an EMPTY put after the order)
-        import sys
-        montana = sys.modules.get("carpet.core.montana")  # the module that made the variant, if any
         deal = v.board.deal
+        # the Montana family's deals and spaces are known by identity; their module is loaded
+        # only for a variant that uses one of them (a Коврик log never loads it)
+        montana = None
+        if _MONTANA in (getattr(deal, "__module__", None), getattr(v.spaces, "__module__", None)):
+            from . import montana
         self.deal_kind = "beside" if deal is deal_beside_column_0 else "plain"
         if montana is not None:
             self.deal_kind = {montana.deal_aces_out: "aces out", montana.deal_aces_to_column_0: "aces to column 0",
