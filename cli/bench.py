@@ -13,6 +13,9 @@ on the machine moves both sides alike.
   those rules, written for the one replay and pinned to them by tests/test_fast_replay.py.
   Games: the built-in player's games with human-paced clocks (0.1-4 s between
   actions), and random 2,000-event games full of hints, undos and restarts.
+  ``--old-python`` compares with another install of carpet itself instead (commit 778fb62
+  in a venv of its own): each side verifies the same games, version 1 there and version 2
+  here, timed inside a process of its own by one probe (:data:`_VERIFY_PROBE`).
 - **bytes per event**: the whole binary file over its events, version 2 and version 1,
   on the player's games.
 - **start-up**: ``carpet show FILE --json`` and ``carpet --version`` as fresh processes
