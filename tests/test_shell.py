@@ -9,8 +9,8 @@ import json
 import os
 import shutil
 import subprocess
+import re
 import sys
-import tomllib
 
 import pytest
 
@@ -36,9 +36,30 @@ def test_python_m_carpet_is_the_command():
     assert "Usage: carpet " in carpet("--help").stdout
 
 
+def package_dir_by_lines(pyproject: str) -> dict[str, str]:
+    """pyproject's [tool.setuptools.package-dir] table read by its lines, "package" = "folder"."""
+    table = pyproject.split("[tool.setuptools.package-dir]", 1)[1].split("\n[", 1)[0]
+    return dict(re.findall(r'^"([^"]+)"\s*=\s*"([^"]+)"', table, re.M))
+
+
+def package_dir(pyproject: str) -> dict[str, str]:
+    """The same table by tomllib where there is one (Python 3.11 on), by its lines on Python 3.10."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:
+        return package_dir_by_lines(pyproject)
+    return tomllib.loads(pyproject)["tool"]["setuptools"]["package-dir"]
+
+
+def test_pyproject_package_dir_is_read_alike_with_and_without_tomllib():
+    text = (ROOT / "pyproject.toml").read_text()
+    assert package_dir_by_lines(text) == package_dir(text)
+    assert package_dir_by_lines(text)["carpet.core"] == "core"
+
+
 def test_python_m_carpet_works_from_an_installed_copy(tmp_path):
     """As a wheel lays the packages out (pyproject's package-dir), not through the editable finder."""
-    mapping = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+    mapping = package_dir((ROOT / "pyproject.toml").read_text())
     for package, folder in mapping.items():
         target = tmp_path.joinpath(*package.split("."))
         target.mkdir(parents=True)
