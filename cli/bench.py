@@ -42,7 +42,7 @@ from carpet.core.autoplay import play_out
 from carpet.core.game import FIRST_ACTION, PLAYING, WON
 from carpet.formats import check, encode, new_header, record
 
-from .common import JsonFlag, print_json
+from .common import UNUSABLE, Failure, JsonFlag, guard, print_json
 
 CREATED = "2026-01-01T00:00:00.000Z"
 TOOL = f"carpet {__version__}"  # what a real log says (the binary form stores it in 4 bytes)
@@ -260,20 +260,18 @@ print(time.process_time() - start)
 """
 
 
-def _probe_cpu(python: str, path: Path, reps: int) -> float | None:
+def _probe_cpu(python: str, path: Path, reps: int) -> float | str:
     """CPU seconds that ``python`` (an install of carpet) spends verifying the logs in ``path``
-    ``reps`` times over, measured inside that process; None if that carpet refuses them."""
+    ``reps`` times over, measured inside that process; or, if that carpet refuses them, why."""
     try:
         done = subprocess.run([python, "-c", _VERIFY_PROBE, str(path), str(reps)], capture_output=True, text=True)
     except OSError as exc:
         done = subprocess.CompletedProcess([], 1, "", str(exc))
     if done.returncode:
-        from .common import UNUSABLE, Failure
-
         why = (done.stderr.strip().splitlines() or ["no message"])[-1][:160]
         raise Failure(f"carpet bench: --old-python {python}: it could not verify the logs ({why})", UNUSABLE)
-    out = done.stdout.split()
-    return None if not out or out[0] == "refused" else float(out[0])
+    out = done.stdout.strip()
+    return out[len("refused "):] if out.startswith("refused") else float(out)
 
 
 def compare(sessions: list[Session], rounds: int, old_python: str | None = None) -> dict:
@@ -306,8 +304,13 @@ def compare(sessions: list[Session], rounds: int, old_python: str | None = None)
             for r in range(rounds):
                 for times, python, path in (sides if r % 2 == 0 else sides[::-1]):
                     spent = _probe_cpu(python, path, reps)
-                    if spent is None:  # a game that version does not have
-                        return {"games": len(sessions), "events": events, "old_refused": True}
+                    if isinstance(spent, str):
+                        if times is new_t:  # this install refusing its own logs: never a figure
+                            from .app import BUG
+
+                            raise Failure(f"carpet bench: this carpet refused its own logs ({spent})", BUG)
+                        # (a game that version does not have, as a rule)
+                        return {"games": len(sessions), "events": events, "old_refused": spent}
                     times.append(spent / reps)
     new_s, old_s = statistics.median(new_t), statistics.median(old_t)
     # the target's range: human-paced games of 60 to 200 events
@@ -403,7 +406,7 @@ def memory(redeals: int, tmp: Path) -> dict:
 
 def _ratio_text(row: dict) -> str:
     if row.get("old_refused"):
-        return "(not in that version)"
+        return f"(that version refuses these logs: {row['old_refused'][:60]})"
     return f"{row['new_events_per_second']:>9,} vs {row['old_events_per_second']:>9,} = {row['ratio']:4.2f}x"
 
 
@@ -479,7 +482,6 @@ def bench(games: Annotated[int, typer.Option("--games", min=1, help="Player's ga
     (or, with --solve, the solver)."""
     if solve is not None:
         from .bench_solve import run_solve_bench
-        from .common import UNUSABLE, Failure, guard
 
         def run():
             try:
@@ -491,7 +493,12 @@ def bench(games: Annotated[int, typer.Option("--games", min=1, help="Player's ga
             run_solve_bench([g.strip() for g in names.split(",") if g.strip()], numbers, nodes, as_json)
         guard(run)
         return
-    from .common import guard
 
-    guard(lambda: run_bench(games, random_events, rounds, startup_runs, redeals, as_json, old_python,
-                            [g.strip() for g in only.split(",") if g.strip()] if only else None))
+    def run():
+        picked = [g.strip() for g in only.split(",") if g.strip()] if only is not None else None
+        unknown = [g for g in picked or () if g not in GAMES]
+        if unknown or picked == []:
+            named = ", ".join(g[:40] for g in unknown[:3]) or "none given"
+            raise Failure(f"carpet bench: --game: not a game id ({named}); see carpet games", UNUSABLE)
+        run_bench(games, random_events, rounds, startup_runs, redeals, as_json, old_python, picked)
+    guard(run)

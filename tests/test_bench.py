@@ -32,3 +32,22 @@ def test_an_old_python_that_cannot_verify_is_one_line_and_exit_2(tmp_path):
     result = run(*SMALL, "--game", "carpet", "--old-python", tmp_path / "no-such-python")
     assert result.exit_code == 2
     assert "--old-python" in result.stderr and "Traceback" not in result.output
+
+
+def test_a_game_the_old_install_refuses_is_reported_with_its_reason(tmp_path):
+    # an "old python" that refuses every log, as 778fb62 refuses a Montana game's
+    old = tmp_path / "old-python"
+    old.write_text("#!/bin/sh\necho 'refused LogError unknown game montana in log'\n")
+    old.chmod(0o755)
+    result = run(*SMALL, "--game", "montana", "--old-python", old, "--json")
+    assert result.exit_code == 0, result.output
+    row = doc(result)["verify"][0]
+    assert row["player"]["old_refused"] == "LogError unknown game montana in log"
+    text = run(*SMALL, "--game", "montana", "--old-python", old).stdout
+    assert "that version refuses these logs: LogError unknown game montana" in text
+
+
+def test_an_unknown_game_is_one_line_and_exit_2():
+    for games in ("nope", ",", "carpet,nope"):
+        result = run(*SMALL, "--game", games)
+        assert result.exit_code == 2 and "not a game id" in result.stderr, games
