@@ -602,8 +602,8 @@ def _unext(data: bytes) -> tuple[int, int]:
 
 
 def _varint_at(data: bytes, pos: int, stop: int, what: str) -> tuple[int, int]:
-    """The varint at ``pos`` (before ``stop``) and the position after it: ``_Reader.varint`` without
-    a reader, for the header's and summary's fields."""
+    """The varint at ``pos`` (before ``stop``) and the position after it: the header's and
+    summary's fields read without a reader object (``_Reader.varint`` reads its own by this)."""
     if pos < stop:
         byte = data[pos]
         if byte < 0x80:  # one byte: most fields
@@ -701,7 +701,7 @@ def _decode_v2_binary(data: bytes) -> tuple[Log, Variant, bytes | bytearray | ar
         raise _bad("corrupt log (bytes after the summary)")
     position = data[pos:stop].hex()
     digest = data[stop:end]
-    if blake2b(data[start:stop], digest_size=8).digest() != digest:  # _digest_v2
+    if _digest_v2(data[start:stop]) != digest:
         raise LogError("digest mismatch: the log was edited or corrupted", unreadable=False)
     deal = f"ms{deal_value >> 1}" if deal_value & 1 else str(deal_value >> 1)
     header = Header(FORMAT, 2, game, rules, NUMBERINGS[numbering], deal, layout, created_text(created), tool)
@@ -980,7 +980,7 @@ def _unpack_v1(packed: list[int], variant: Variant) -> Events:
 
 
 #: one event of the JSON form as this program writes it; anything else goes to msgspec
-_JSON_EVENT = (rb'\s*\[\s*"([^"\\]*)"\s*,\s*(0|[1-9][0-9]{0,15})\s*\]\s*(,|\]\s*$)')
+_JSON_EVENT = rb'\s*\[\s*"([^"\\]*)"\s*,\s*(0|[1-9][0-9]{0,15})\s*\]\s*(,|\]\s*$)'
 
 
 def _json_events_of(raw: bytes, variant: Variant) -> Events:
