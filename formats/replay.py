@@ -307,11 +307,16 @@ def _earlier(items, clocks, n: int) -> int:
 _SET_UP: dict[str, tuple] = {}  # game id -> what _run_codes sets up for it, and from which bulk replay
 
 
+def _win_bonus(variant, fast) -> Callable[[int], int]:
+    """The win bonus by counted moves: the family's bulk-replay copy where it has one."""
+    own = getattr(fast, "win_bonus", None)
+    return variant.win_bonus if own is None else partial(own, variant)
+
+
 def _set_up(variant, fast) -> tuple:
     """For :func:`_run_codes`: the bulk replay, its family's ``play_codes`` and the win bonus,
     worked out once a game."""
-    own_bonus = getattr(fast, "win_bonus", None)
-    return (fast, fast.play_codes, variant.win_bonus if own_bonus is None else partial(own_bonus, variant))
+    return (fast, fast.play_codes, _win_bonus(variant, fast))
 
 
 def _run_codes(session: Session, items, deltas, meta) -> Session | None:
@@ -379,7 +384,6 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     actions = array("I") if from_codes else None
     codes = array("I") if want_codes else None
     hint_counts, undo_counts, refunds = variant.hint_counts, variant.undo_counts, variant.undo_refunds_redeal
-    win_bonus = variant.win_bonus
     stack = array("l")  # counted moves before each action an undo may take back
     snaps: dict[int, object] = {}
     moves = bonus = 0
@@ -391,8 +395,7 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     i, action = -1, None
     kernel = kernel_of(variant, from_codes) if not save and codes is None else None
     fast = _fast(variant) if kernel is not None else None
-    if hasattr(fast, "win_bonus"):  # the family's own win bonus, where it has one
-        win_bonus = partial(fast.win_bonus, variant)
+    win_bonus = _win_bonus(variant, fast)
     try:
         if not save and codes is None and UNDO not in meta:
             # nothing is taken back (the usual log): no undo stack, no saved position.  At a
