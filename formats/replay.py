@@ -276,20 +276,25 @@ def fresh(variant, deal) -> Session:
     return Session(variant, deal, state=None if fast is None else fast.dealt(variant, deal))
 
 
-_DIGESTS: dict[str, tuple] = {}  # game id -> (the family's fast position_bytes or None, the digest's first bytes)
+#: game id -> (the family's fast position_bytes or None, a hash fed the digest's first bytes already)
+_DIGESTS: dict[str, tuple] = {}
 
 
 def position_digest_of(state) -> str:
     """``state.digest()`` (core.game.position_digest), the position's bytes by the family's fast
-    copy where it has one."""
+    copy where it has one, hashed by a copy of a hash that holds the game id already (a copy is
+    half the cost of making a hash of 8 bytes anew)."""
     variant = state.variant
     known = _DIGESTS.get(variant.id)
     if known is None:
-        known = _DIGESTS[variant.id] = (getattr(_fast(variant), "position_bytes", None), variant.id.encode() + b"\0")
-    position_bytes, head = known
+        known = _DIGESTS[variant.id] = (getattr(_fast(variant), "position_bytes", None),
+                                        blake2b(variant.id.encode() + b"\0", digest_size=8))
+    position_bytes, seeded = known
     if position_bytes is None:
         return state.digest()
-    return blake2b(head + position_bytes(state), digest_size=8).hexdigest()
+    hashed = seeded.copy()
+    hashed.update(position_bytes(state))
+    return hashed.hexdigest()
 
 
 def _earlier(items, clocks, n: int) -> int:

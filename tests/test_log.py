@@ -294,3 +294,95 @@ def test_the_half_byte_layout_unpacks_as_the_general_way_does(monkeypatch):
         assert fast == general, (n, data.hex())
         accepted += fast[0] != "refused"
     assert accepted > 500
+
+
+def _common_shape_log(game: str, seed: int, steps: int) -> bytes:
+    """A version-2 binary log as `carpet play` writes it (tool carpet M.m.p)."""
+    session = random_session(GAMES[game], seed, steps, check=False)
+    return encode(record(session, new_header(session, created=CREATED, tool="carpet 0.1.0")))
+
+
+def _both_readings(data: bytes):
+    """(the common-shape reading, the general one) of ``data``, each as comparable values."""
+    from carpet.formats import log
+
+    def plain(found):
+        if found is None:
+            return None
+        header, summary, variant, codes, deltas, meta, deal = found
+        return header, summary, variant.id, list(codes), deltas.typecode, list(deltas), bytes(meta), deal
+
+    try:
+        general = plain(log._decode_v2_binary(data))
+    except LogError as exc:
+        general = ("refused", str(exc))
+    return plain(log._v2_common(data)), general
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_common_shape_reads_as_the_general_way_does(game):
+    """Logs of the common shape (the logs `play` writes) take the short reading: the same header,
+    summary, game, codes, deltas and deal as the general reading."""
+    taken = 0
+    for seed in range(6):
+        data = _common_shape_log(game, seed, 10 + 40 * seed)  # ext 8 and ext 16 (256 bytes and more)
+        common, general = _both_readings(data)
+        assert common is not None, f"{game} seed {seed}: a common-shape log went the general way"
+        assert common == general
+        taken += 1
+    assert taken == 6
+
+
+@pytest.mark.parametrize("steps", (30, 150))
+def test_every_edit_of_a_common_shape_log_reads_as_the_general_way_does(steps):
+    """Every flipped bit pattern at every byte and every truncation of a common-shape log: the short
+    reading gives what the general reading gives, or steps aside (None) where that one refuses or
+    the log is of another shape; and check() refuses every one of them.  An ext 8 and an ext 16."""
+    from carpet.formats import check
+
+    data = _common_shape_log("carpet", 4, steps)
+    assert (len(data) < 256) == (steps == 30)  # an ext 8, an ext 16
+    bad = []
+    for i in range(len(data)):
+        for mask in (0x01, 0x02, 0x10, 0x80, 0xFF):
+            edited = bytearray(data)
+            edited[i] ^= mask
+            bad.append(bytes(edited))
+    bad += [data[:n] for n in range(1, len(data))]
+    for edited in bad:
+        common, general = _both_readings(edited)
+        assert common is None or common == general, edited.hex()
+        if general[0] == "refused":
+            assert common is None, edited.hex()
+        with pytest.raises(LogError):
+            check(edited)
+
+
+@settings(max_examples=400, deadline=None)
+@given(game=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 50),
+       edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=3))
+def test_edited_common_shape_logs_read_as_the_general_way_does(game, seed, edits):
+    data = bytearray(_common_shape_log(game, seed, 12))
+    for where, value in edits:
+        data[where % len(data)] = value
+    common, general = _both_readings(bytes(data))
+    assert common is None or common == general
+    if general[0] == "refused":
+        assert common is None
+
+
+def test_the_common_shape_steps_aside_for_what_it_does_not_read():
+    """A creation time past 2^47 ms (refused), a skipped clock and a tool of another form (both
+    read by the general way): the short reading returns None for each."""
+    from carpet.formats import log
+
+    session = random_session(GAMES["carpet"], 1, 20, check=False)
+    late = encode(record(session, new_header(session, created=log.created_text(2**47 + 1), tool="carpet 0.1.0")))
+    common, general = _both_readings(late)
+    assert common is None and general == ("refused", "corrupt log (creation time)")
+    header = new_header(session, created=CREATED, tool="carpet 0.1.0")
+    for data in (encode(record(session, header, clock_jumps=2, clock_skipped_ms=700)),
+                 encode(record(session, new_header(session, created=CREATED, tool="carpet 0.1.200")))):
+        common, general = _both_readings(data)
+        assert common is None and general[0] != "refused"
+    assert _both_readings(encode(record(session, header)))[0] is not None
