@@ -26,7 +26,8 @@ NO_ACTION = -1
 # 3: redeal.  4 + g: into the g-th empty cell (row-major, g < 4) the card one above the
 # card on its left (the cell before it); 8 + g: the card one below the card on its right.
 # 12-14: none.  15 + card * G + g: card to the g-th empty cell (G empty cells now).  Past
-# 15 + cards * G: the action index a, as code 15 + cards * G + (a - 4).
+# 15 + cards * G: the action index a, as code 15 + cards * G + (a - 4).  In every family a code
+# past the last action names none.
 def _grid_layout(state) -> tuple[int, int]:
     cells = len(state.cells)
     return cells, (state.variant.action_count - FIRST_ACTION - 1) // cells
@@ -58,6 +59,7 @@ def _grid_decoder(state) -> Callable:
     """grid_action with the board's size worked out once (a replay decodes every event)."""
     n_cells, cards = _grid_layout(state)
     first_move = FIRST_ACTION + 1
+    count = state.variant.action_count
 
     def decode(state, code: int) -> int:
         if code < 12:
@@ -80,7 +82,8 @@ def _grid_decoder(state) -> Callable:
         card, g = divmod(code - 15, len(gaps))
         if card < cards:
             return first_move + card * n_cells + gaps[g]
-        return code - 15 - cards * len(gaps) + first_move
+        action = code - 15 - cards * len(gaps) + first_move
+        return action if action < count else NO_ACTION  # past the last action: none
     return decode
 
 
@@ -134,7 +137,7 @@ def carpet_action(state, code: int) -> int:
                 if seen == k:
                     return first + cell
         return NO_ACTION
-    return code - 49 if code >= 49 + FIRST_ACTION else NO_ACTION
+    return code - 49 if 49 + FIRST_ACTION <= code < 49 + state.variant.action_count else NO_ACTION
 
 
 # --- quilt -------------------------------------------------------------------------------
@@ -212,7 +215,8 @@ def quilt_action(state, code: int) -> int:
             else:
                 return NO_ACTION
         return FIRST_ACTION + source * _Q_TARGETS + _Q_TO_WASTE + 1 + r
-    return code - 215 + FIRST_ACTION
+    action = code - 215 + FIRST_ACTION
+    return action if action < state.variant.action_count else NO_ACTION
 
 
 def _raw(state, value: int) -> int:

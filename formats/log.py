@@ -440,14 +440,15 @@ def _unpack_half_bytes(r: _Reader, n: int, half: int) -> tuple[bytes | bytearray
 def _escapes(r: _Reader, codes, deltas: array, code_max: int,
              escaped: list[int]) -> tuple[bytes | bytearray | array, array, bytes | bytearray]:
     """The codes and deltas that escaped their planes (``code_max``, the events in ``escaped``), read
-    from the overflow varints after the planes, in event order; the codes as they were are the third."""
-    meta = codes
+    from the overflow varints after the planes, in event order; the codes as they were are the third.
+
+    An escaped code is never below ``code_max`` (the writer escapes only what its field cannot
+    hold): one that is would be read otherwise than its field says, e.g. an escaped undo (1)
+    that the search for session events in the plane does not see, so it is refused.  Where every
+    escaped code fits a byte (as in Коврик's logs) the codes stay bytes; else they widen (a code
+    too large for any action is kept as it is: the replay refuses it as it refuses any code that
+    names no action, at its event)."""
     code_at = _found(codes, code_max)
-    if code_at:  # 16 bits a code from here on (an array: its slices are copies of bytes)
-        wide = bytearray(2 * len(codes))
-        wide[0 if _LITTLE else 1::2] = codes
-        codes = array("H")
-        codes.frombytes(wide)
     if escaped:
         deltas = array("q", deltas)
         delta_at = set(escaped)
@@ -456,14 +457,25 @@ def _escapes(r: _Reader, codes, deltas: array, code_max: int,
         delta_at = ()
         events = code_at
     varint = r.varint
+    found = []
     for i in events:
         if codes[i] == code_max:
             code = varint("event code")
-            if code > 0xFFFF and codes.typecode == "H":  # names no action; kept as it is
-                codes = array("Q", codes)
-            codes[i] = code
+            if code < code_max:
+                raise _bad(f"corrupt log (event {i + 1}: an escaped code, {code}, below {code_max})")
+            found.append((i, code))
         if i in delta_at:
             deltas[i] = varint("clock delta")
+    meta = codes
+    if found:
+        top = max(code for _, code in found)
+        # a copy either way: meta keeps the plane as it was (escapes as code_max, never a session event)
+        if top < 256:
+            codes = bytearray(codes)
+        else:  # (a code past 2^64 names no action either: kept, in a list, for the replay to refuse)
+            codes = array("H" if top <= 0xFFFF else "Q", list(codes)) if top < 2**64 else list(codes)
+        for i, code in found:
+            codes[i] = code
     return codes, deltas, meta
 
 

@@ -45,9 +45,10 @@ def test_any_action_has_a_code_and_any_code_decodes_to_one_action_or_none(game):
         if not variant.valid_index(action):
             continue
         assert decode(state, encode(state, action)) == action
-    for code in range(3, 600):
-        action = decode(state, code)
-        assert action == NO_ACTION or action >= 3
+    for code in list(range(3, 6000)) + [2**32 + 7, 2**64 + 5, 2**70]:
+        action = decode(state, code)  # nothing past the last action, however large the code
+        assert action == NO_ACTION or 3 <= action < variant.action_count, code
+    assert decode(state, 2**64 + 5) == NO_ACTION
 
 
 def test_common_actions_fit_a_byte_and_carpet_ones_half_a_byte():

@@ -386,3 +386,67 @@ def test_the_common_shape_steps_aside_for_what_it_does_not_read():
         common, general = _both_readings(data)
         assert common is None and general[0] != "refused"
     assert _both_readings(encode(record(session, header)))[0] is not None
+
+
+def _with_last_code_escaped(game: str, value: int, monkeypatch, summary_of=None) -> bytes:
+    """A log of a few moves (and an undo at the end in carpet) whose last code is written as an
+    escape, its field all ones and ``value`` in the overflow, sealed with a good digest: what a
+    writer never makes.  ``summary_of(log)``: the summary to seal instead of the log's own."""
+    from carpet.core.game import UNDO
+    from carpet.formats import log
+
+    variant = GAMES[game]
+    session = Session(variant, parse_deal("5"))
+    for k in range(5):
+        session.act(session.legal_actions()[0], 500 * (k + 1))
+    if game == "carpet":
+        session.act(UNDO, 3000)
+    made = record(session, new_header(session, created=CREATED, tool="carpet 0.1.0"))
+    codes, deltas = log._codes_and_deltas(made, variant)
+    real = log.pack_planes
+
+    def escaping(codes, deltas):
+        last = len(codes) - 1
+        out = bytearray(real([min(c, 14) if i == last else c for i, c in enumerate(codes)], deltas))
+        assert not any(c >= 15 for c in codes[:last]) or out[0] & 3 == 0  # nothing else escapes
+        if out[0] & 3:  # codes in half-bytes
+            out[1 + last // 2] |= 15 << 4 if last % 2 else 15
+        else:
+            out[1 + last] = 255
+        log._put(out, value)
+        return bytes(out)
+
+    monkeypatch.setattr(log, "pack_planes", escaping)
+    payload = log._payload_v2(made.header, codes, deltas, summary_of(made) if summary_of else made.summary)
+    monkeypatch.undo()
+    return log._ext(payload + log._digest_v2(payload))
+
+
+def test_an_escaped_code_below_its_field_is_refused(monkeypatch):
+    """An undo written as an escaped code (15, then 1) was read as a restart, and verified where
+    the summary claimed a restart's result: such a code is now refused as corrupt."""
+    from carpet.formats import check
+
+    def restarted(made):
+        fresh = Session(GAMES["carpet"], parse_deal("5"))
+        return msgspec.structs.replace(made.summary, score=0, moves=0, position=fresh.state.digest()[:8])
+
+    for summary_of in (None, restarted):
+        data = _with_last_code_escaped("carpet", 1, monkeypatch, summary_of)
+        with pytest.raises(LogError, match=r"corrupt log \(event 6: an escaped code, 1, below 15\)") as refused:
+            check(data)
+        assert refused.value.unreadable
+
+
+@pytest.mark.parametrize("game", ("carpet", "kovrik", "persian-carpet"))
+@pytest.mark.parametrize("value", (70_000, 2**40, 2**64 + 5))
+def test_an_escaped_code_past_every_action_is_an_illegal_event(game, value, monkeypatch):
+    """Codes of any size name no action past the last: refused at their event as illegal, in
+    the words of any code that names no action (a code of 2^32 and more made an internal error)."""
+    from carpet.formats import check
+
+    data = _with_last_code_escaped(game, value, monkeypatch)
+    with pytest.raises(LogError, match=rf"^event \d+: illegal: no such {game} action here \(code {value}\)$") \
+            as refused:
+        check(data)
+    assert not refused.value.unreadable
