@@ -450,3 +450,33 @@ def test_an_escaped_code_past_every_action_is_an_illegal_event(game, value, monk
             as refused:
         check(data)
     assert not refused.value.unreadable
+
+
+_RESEALABLE = [_common_shape_log(game, seed, steps) for game in ("carpet", "kovrik", "persian-carpet", "montana")
+               for seed, steps in ((1, 40), (2, 150))]
+
+
+@settings(max_examples=500, deadline=None)
+@given(source=st.sampled_from(range(len(_RESEALABLE))),
+       edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from("sid")),
+                      min_size=1, max_size=3))
+def test_resealed_edits_are_refused_or_read_coherently(source, edits):
+    """An edit sealed again (a good digest and length) reaches everything after the digest check.
+    The reader refuses it with LogError, or reads it coherently: the events as action indexes,
+    re-played by the path that reads indexes, reach the summary it was read with
+    (tests/stress/resealed.py: what is checked, and the long run)."""
+    from carpet.formats.log import _unext
+    from stress import resealed
+
+    data = _RESEALABLE[source]
+    start, end = _unext(data)
+    payload = bytearray(data[start:end - 8])
+    for where, value, kind in edits:
+        where %= len(payload) + 1
+        if kind == "s" and where < len(payload):
+            payload[where] = value
+        elif kind == "i":
+            payload.insert(where, value)
+        elif where < len(payload):
+            del payload[where]
+    assert resealed.one(resealed.sealed(bytes(payload))) in ("refused", "read")
