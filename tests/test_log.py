@@ -480,3 +480,13 @@ def test_resealed_edits_are_refused_or_read_coherently(source, edits):
         elif where < len(payload):
             del payload[where]
     assert resealed.one(resealed.sealed(bytes(payload))) in ("refused", "read")
+
+
+def test_every_form_of_an_edited_game_gets_the_same_verdict():
+    """Random games, edited (an action replaced, inserted or dropped, a clock moved), sealed and
+    written in the four forms: each is read to the same summary and events in every form, or refused in
+    every form at the same event (tests/stress/forms_agree.py: how, and the long run)."""
+    from stress import forms_agree
+
+    counts = forms_agree.run(400, seed=11)
+    assert counts["read"] > 40 and counts["refused"] > 100, counts
