@@ -648,9 +648,8 @@ _COMMON_RULES = RULES_VERSION << 2  # the rules byte of a log of these rules and
 def _v2_common(data: bytes) -> tuple | None:
     """:func:`_decode_v2_binary` of a log of the common shape, in fewer steps: under 64 KiB (an
     ext 8 or 16), these rules and numbering, a known game's code, a tool of the form carpet M.m.p
-    with one byte a number, no clock skipped.  None
-    for any other log and for any log with something wrong: :func:`_decode_v2_binary` then reads
-    it and says what.  Every check of that reading is made here too (its bounds by the end
+    with one byte a number, no clock skipped.  None for any other log and for any log with
+    something wrong: :func:`_decode_v2_binary` then reads it and says what.  Every check of that reading is made here too (its bounds by the end
     check); tests/test_log.py pins the two to each other, on good logs and bad."""
     size = len(data)
     if size < 32:
@@ -664,7 +663,7 @@ def _v2_common(data: bytes) -> tuple | None:
     if data[start - 1] != EXT_TYPE or data[start] != 2 or data[start + 2] != _COMMON_RULES:
         return None
     game = _GAME_BY_CODE.get(data[start + 1])
-    if game is None:
+    if game not in GAMES:  # (None: a code no game has)
         return None
     stop = size - 8
     try:
