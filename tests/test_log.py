@@ -252,8 +252,12 @@ def test_the_creation_time_text_is_the_formatted_one():
 
     from carpet.formats.log import created_text
     rng = random.Random(5)
-    for ms in [0, 1, 999, 1000, 86_399_999, 2**47, 253402300799999, 253402300800000] + \
-            [rng.randrange(0, 2**47 + 1) for _ in range(3000)]:
+    values = [0, 1, 999, 1000, 86_399_999, 86_400_000, 2**47, 253402300799999, 253402300800000] + \
+        [rng.randrange(0, 2**47 + 1) for _ in range(3000)]
+    values += [ms + rng.randrange(-86_400_000, 86_400_000) for ms in values[:200]]  # days met again
+    for ms in values + values[::-1]:  # each date worked out, then remembered
+        if ms < 0:
+            continue
         t = time.gmtime(ms // 1000)
         assert created_text(ms) == "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (*t[:6], ms % 1000), ms
 
