@@ -456,25 +456,26 @@ def _escapes(r: _Reader, codes, deltas: array, code_max: int,
     else:  # (as a rule: codes alone escape)
         delta_at = ()
         events = code_at
-    varint = r.varint
-    found = []
+    data, pos, end = r.data, r.pos, r.end
+    values = []  # the escaped codes, in the order of code_at
     for i in events:
         if codes[i] == code_max:
-            code = varint("event code")
+            code, pos = _varint_at(data, pos, end, "event code")
             if code < code_max:
                 raise _bad(f"corrupt log (event {i + 1}: an escaped code, {code}, below {code_max})")
-            found.append((i, code))
+            values.append(code)
         if i in delta_at:
-            deltas[i] = varint("clock delta")
+            deltas[i], pos = _varint_at(data, pos, end, "clock delta")
+    r.pos = pos
     meta = codes
-    if found:
-        top = max(code for _, code in found)
+    if values:
+        top = max(values)
         # a copy either way: meta keeps the plane as it was (escapes as code_max, never a session event)
         if top < 256:
             codes = bytearray(codes)
         else:  # (a code past 2^64 names no action either: kept, in a list, for the replay to refuse)
             codes = array("H" if top <= 0xFFFF else "Q", list(codes)) if top < 2**64 else list(codes)
-        for i, code in found:
+        for i, code in zip(code_at, values):
             codes[i] = code
     return codes, deltas, meta
 
