@@ -73,7 +73,7 @@ LONGEST_LINE = 600
 
 _ESCAPES = {code: f"\\x{code:02x}" for code in (*range(0x20), 0x7F, *range(0x80, 0xA0))}
 _ESCAPES.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): " "})
-_LONG_WORD = re.compile(r"\S{%d,}" % (LONGEST_WORD + 1))
+_LONG_WORD = r"\S{%d,}" % (LONGEST_WORD + 1)  # (compiled by re's cache when first used, not at start-up)
 
 
 def _shorten(match: re.Match) -> str:
@@ -87,7 +87,7 @@ def one_line(text: str) -> str:
     A 100 kB argument comes back as its start and end and its length, not as
     itself; a line longer than :data:`LONGEST_LINE` loses its middle.
     """
-    line = _LONG_WORD.sub(_shorten, str(text).translate(_ESCAPES))
+    line = re.sub(_LONG_WORD, _shorten, str(text).translate(_ESCAPES))
     if len(line) > LONGEST_LINE:
         cut = len(line) - LONGEST_LINE + 40
         line = f"{line[:LONGEST_LINE - 200]} …[{cut:,} characters]… {line[-160:]}"
