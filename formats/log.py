@@ -663,8 +663,9 @@ def _v2_common(data: bytes) -> tuple | None:
     """:func:`_decode_v2_binary` of a log of the common shape, in fewer steps: under 64 KiB (an
     ext 8 or 16), these rules and numbering, a known game's code, a tool of the form carpet M.m.p
     with one byte a number, no clock skipped.  None for any other log and for any log with
-    something wrong: :func:`_decode_v2_binary` then reads it and says what.  Every check of that reading is made here too (its bounds by the end
-    check); tests/test_log.py pins the two to each other, on good logs and bad."""
+    something wrong: :func:`_decode_v2_binary` then reads it and says what.  Every check of that
+    reading is made here too (its bounds by the end check: the summary ends where the digest
+    begins); tests/test_log.py pins the two to each other, on good logs and bad."""
     size = len(data)
     if size < 32:
         return None
@@ -684,7 +685,8 @@ def _v2_common(data: bytes) -> tuple | None:
         deal_value, pos = _varint_at(data, start + 3, stop, "deal")
         layout = data[pos:pos + 4]
         created, pos = _varint_at(data, pos + 4, stop, "created")
-        if created > 2**47 or pos + 4 > stop or data[pos] != 3 or (data[pos + 1] | data[pos + 2] | data[pos + 3]) >= 0x80:
+        if created > 2**47 or pos + 4 > stop or data[pos] != 3 \
+                or (data[pos + 1] | data[pos + 2] | data[pos + 3]) >= 0x80:  # _get_tool's "carpet M.m.p"
             return None
         tool = f"carpet {data[pos + 1]}.{data[pos + 2]}.{data[pos + 3]}"
         n, pos = _varint_at(data, pos + 4, stop, "events")
