@@ -51,3 +51,18 @@ def test_an_unknown_game_is_one_line_and_exit_2():
     for games in ("nope", ",", "carpet,nope"):
         result = run(*SMALL, "--game", games)
         assert result.exit_code == 2 and "not a game id" in result.stderr, games
+
+
+def test_start_up_is_paired_with_import_typer_in_wall_and_cpu_time():
+    result = run("bench", "--games", "1", "--random-events", "100", "--rounds", "1", "--startup-runs", "3",
+                 "--redeals", "200", "--game", "carpet", "--json")
+    assert result.exit_code == 0, result.output
+    start = doc(result)["startup"]
+    for command in ("show_json", "version"):
+        figures = start[command]
+        assert figures["ms"] > 0
+        # (a command does at least what `import typer` does: well above half its time, by either clock)
+        assert figures["ratio_to_import_typer"] > 0.5 and figures["cpu_ratio_to_import_typer"] > 0.5, figures
+    text = run("bench", "--games", "1", "--random-events", "100", "--rounds", "1", "--startup-runs", "1",
+               "--redeals", "200", "--game", "carpet").stdout
+    assert "wall time; CPU time in brackets" in text
