@@ -342,7 +342,7 @@ def _prefixes(state, t) -> int:
 
 
 #: byte b -> b + 1 (mod 256): a cell's card id as a signed byte (EMPTY -1 is 255) -> its id + 1, EMPTY 0
-PLUS_ONE = bytes((b + 1) & 0xFF for b in range(256))
+PLUS_ONE = bytes(range(1, 256)) + b"\0"  # (b + 1) & 0xFF
 
 
 def position_bytes(state) -> bytes:
