@@ -695,22 +695,15 @@ def _v2_common(data: bytes) -> tuple | None:
         r = _Reader(data, pos, stop)
         codes, deltas, meta = unpack_planes(r, n)
         pos = r.pos
-        # the summary: status, score, moves and redeals a byte each as a rule, the clock more
-        status, score, moves, left = data[pos:pos + 4]
-        if (score | moves | left) < 0x80:
-            pos += 4
-        else:
-            score, pos = _varint_at(data, pos + 1, stop, "score")
-            moves, pos = _varint_at(data, pos, stop, "moves")
-            left, pos = _varint_at(data, pos, stop, "redeals")
+        status = data[pos]
+        score, pos = _varint_at(data, pos + 1, stop, "score")
+        moves, pos = _varint_at(data, pos, stop, "moves")
+        left, pos = _varint_at(data, pos, stop, "redeals")
         elapsed, pos = _varint_at(data, pos, stop, "clock")
-        jumps = data[pos]
-        pos += 1
-    except (LogError, IndexError, ValueError):
+        jumps, pos = _varint_at(data, pos, stop, "clock jumps")
+    except (LogError, IndexError):
         return None
-    # (a field read past the summary's end, or a jumps field of more than a byte, leaves pos
-    # elsewhere than 4 bytes before the digest)
-    if status >= 3 or jumps & 0x81 or pos + 4 != stop or _digest_v2(data[start:stop]) != data[stop:]:
+    if status >= 3 or jumps & 1 or pos + 4 != stop or _digest_v2(data[start:stop]) != data[stop:]:
         return None
     header = Header(FORMAT, 2, game, RULES_VERSION, "pysol",
                     f"ms{deal_value >> 1}" if deal_value & 1 else str(deal_value >> 1), layout.hex(),

@@ -195,15 +195,14 @@ def _hint_cost(state, full_status) -> int:
     return 1 if state.status == PLAYING else 0
 
 
-def _plain(state, items, decode, actions, variant, full_status, initial, kernel, win_bonus,
-           i: int = 0, moves: int = 0, bonus: int = 0) -> tuple[int, int]:
+def _plain(state, items, decode, actions, variant, full_status, initial, kernel, win_bonus) -> tuple[int, int]:
     """The events of a log that holds no undo: counted moves and win bonus; raises at a refusal.
-    From event ``i`` on, with the counted moves and bonus so far.
 
     The same rules as the general loop of :func:`run`, without an undo stack.
     """
     apply, hint_counts = state.apply, variant.hint_counts
-    n = len(items)
+    moves = bonus = 0
+    i, n = 0, len(items)
     while i < n:
         item = items[i]
         if item > RESTART:
@@ -342,15 +341,9 @@ def _run_codes(session: Session, items, deltas, meta) -> Session | None:
     cls = type(state)
     state.__class__ = _LEAN.get(cls) or _lean_class(cls)
     actions = array("I")
-    n = len(items)
     try:
-        decode = decoder(state)
-        # the moves up to the first session event or refusal in bulk (as a rule: every event), then _plain
-        i = kernel(state, items, 0, n, actions, decode)
-        moves, bonus = i, win_bonus(i) if state.status == WON else 0
-        if i < n:
-            moves, bonus = _plain(state, items, decode, actions, variant, cls.update_status, session._initial,
-                                  kernel, win_bonus, i, moves, bonus)
+        moves, bonus = _plain(state, items, decoder(state), actions, variant, cls.update_status, session._initial,
+                              kernel, win_bonus)
     except CarpetError:
         state.restore(session._initial)
         return None
