@@ -509,9 +509,10 @@ def created_text(ms: int) -> str:
     day, second = divmod(seconds, 86400)
     date = _DATES.get(day)
     if date is None:
-        year, month, day_of_month = gmtime(seconds)[:3]
+        moment = gmtime(seconds)
+        year, month, day_of_month = moment[:3]
         if not 1000 <= year <= 9999:  # (a creation time the binary form allows is in years 1970 to 6429)
-            return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (gmtime(seconds)[:6] + (part,))
+            return "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ" % (moment[:6] + (part,))
         if len(_DATES) >= 4096:
             _DATES.clear()
         date = _DATES[day] = f"{year}-{_TWO_DIGITS[month]}-{_TWO_DIGITS[day_of_month]}T"
@@ -660,27 +661,21 @@ _COMMON_RULES = RULES_VERSION << 2  # the rules byte of a log of these rules and
 
 
 def _v2_common(data: bytes) -> tuple | None:
-    """:func:`_decode_v2_binary` of a log of the common shape, in fewer steps: under 64 KiB (an
-    ext 8 or 16), these rules and numbering, a known game's code, a tool of the form carpet M.m.p
-    with one byte a number, no clock skipped.  None for any other log and for any log with
-    something wrong: :func:`_decode_v2_binary` then reads it and says what.  Every check of that
+    """:func:`_decode_v2_binary` of a log of the common shape, in fewer steps: these rules and
+    numbering, a known game's code, a tool of the form carpet M.m.p with one byte a number, no
+    clock skipped.  None for any other log and for any log with something wrong: :func:`_decode_v2_binary` then reads it and says what.  Every check of that
     reading is made here too (its bounds by the end check: the summary ends where the digest
     begins); tests/test_log.py pins the two to each other, on good logs and bad."""
-    size = len(data)
-    if size < 32:
-        return None
-    if data[0] == 0xC7 and data[1] + 3 == size:
-        start = 3
-    elif data[0] == 0xC8 and (data[1] << 8 | data[2]) + 4 == size:
-        start = 4
-    else:
-        return None
-    if data[start - 1] != EXT_TYPE or data[start] != 2 or data[start + 2] != _COMMON_RULES:
+    try:
+        start, end = _unext(data)
+        if end - start < 32 or data[start] != 2 or data[start + 2] != _COMMON_RULES:
+            return None
+    except (LogError, IndexError):
         return None
     game = _GAME_BY_CODE.get(data[start + 1])
     if game not in GAMES:  # (None: a code no game has)
         return None
-    stop = size - 8
+    stop = end - 8
     try:
         deal_value, pos = _varint_at(data, start + 3, stop, "deal")
         layout = data[pos:pos + 4]
@@ -717,10 +712,7 @@ def _decode_v2_binary(data: bytes) -> tuple[Header, Summary, Variant, bytes | by
                                              bytes | bytearray, Deal | None]:
     """A version-2 binary log's header, summary, game, event planes (codes, deltas, meta as
     :func:`unpack_planes` gives them) and deal, its digest checked on the bytes."""
-    if data[0] == 0xC7 and len(data) > 2 and data[2] == EXT_TYPE and data[1] + 3 == len(data):
-        start, end = 3, len(data)  # _unext of a log below 256 bytes
-    else:
-        start, end = _unext(data)
+    start, end = _unext(data)
     if end - start < 8:
         raise _bad("truncated log")
     stop = end - 8
