@@ -21,13 +21,11 @@ from __future__ import annotations
 from array import array
 
 from carpet.core.errors import CarpetError
-from carpet.core.game import PLAYING, RESTART, WON
+from carpet.core.game import PLAYING, PLUS_ONE, RESTART, WON
 
 from .carpet import CELL_TO_FOUNDATION, CELLS, EMPTY, STOCK_FILL, TURN, WASTE_FILL, WASTE_TO_FOUNDATION, CarpetState
 from .numbering import fast_dealing_order
 
-#: byte b -> b + 1 (mod 256): a card id as a signed byte (EMPTY -1 is 255) -> its id + 1, EMPTY 0
-PLUS_ONE = bytes(range(1, 256)) + b"\0"  # (b + 1) & 0xFF
 
 ACE = 0
 _ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops them by bytes.translate

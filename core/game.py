@@ -133,6 +133,11 @@ class State:
         return position_digest(self.variant.id, self.position_bytes())
 
 
+#: byte b -> b + 1 (mod 256): a cell's card id as a signed byte (EMPTY -1 is 255) -> its id + 1,
+#: EMPTY 0, as position_bytes writes a cell; the bulk replays translate whole boards by it
+PLUS_ONE = bytes(range(1, 256)) + b"\0"
+
+
 def position_digest(game_id: str, position: bytes) -> str:
     return blake2b(game_id.encode() + b"\0" + position, digest_size=8).hexdigest()
 

@@ -22,7 +22,7 @@ from operator import itemgetter, mod
 
 from carpet.core.cards import ACE, KING
 from carpet.core.errors import CarpetError
-from carpet.core.game import PLAYING, RESTART, WON
+from carpet.core.game import PLAYING, PLUS_ONE, RESTART, WON
 
 from .grid import (ANY_SUIT_NEXT, EMPTY, FIRST_MOVE, OUT, REDEAL, SUIT_NEXT, GridState, _redeal_plan,
                    deal_beside_column_0, gap_spaces)
@@ -339,10 +339,6 @@ def _prefixes(state, t) -> int:
         start += cols
     state.score += points
     return points
-
-
-#: byte b -> b + 1 (mod 256): a cell's card id as a signed byte (EMPTY -1 is 255) -> its id + 1, EMPTY 0
-PLUS_ONE = bytes(range(1, 256)) + b"\0"  # (b + 1) & 0xFF
 
 
 def position_bytes(state) -> bytes:

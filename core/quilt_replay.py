@@ -17,14 +17,12 @@ from __future__ import annotations
 from array import array
 
 from carpet.core.errors import CarpetError
-from carpet.core.game import FIRST_ACTION, PLAYING, RESTART, WON
+from carpet.core.game import FIRST_ACTION, PLAYING, PLUS_ONE, RESTART, WON
 
 from .numbering import fast_dealing_order
 from .quilt import (_N1, _N2, BASES, CELLS, DECK_CARDS, DOWN_BASES, EMPTY, RESERVES, TARGETS, TO_RESERVE, TO_WASTE,
                     TURN, UP_BASES, WASTE, QuiltState)
 
-#: byte b -> b + 1 (mod 256): a card id as a signed byte (EMPTY -1 is 255) -> its id + 1, EMPTY 0
-PLUS_ONE = bytes(range(1, 256)) + b"\0"  # (b + 1) & 0xFF
 
 _FACE = tuple(card % 52 for card in range(DECK_CARDS))
 _SUIT = tuple(card % 52 // 13 for card in range(DECK_CARDS))
