@@ -68,7 +68,7 @@ class Events:
 
 class Session:
     __slots__ = ("variant", "deal", "state", "events", "moves", "bonus", "clock_ms",
-                 "earlier_attempts_ms", "_history", "_initial")
+                 "earlier_attempts_ms", "_history", "_initial", "__weakref__")
 
     def __init__(self, variant: Variant, deal: Deal, *, state: State | None = None) -> None:
         self.variant = variant

@@ -494,3 +494,29 @@ def test_every_form_of_an_edited_game_gets_the_same_verdict():
 
     counts = forms_agree.run(400, seed=11)
     assert counts["read"] > 40 and counts["refused"] > 100, counts
+
+
+def test_a_checked_log_keeps_its_replay_without_a_reference_cycle():
+    """check() keeps its replay on the events weakly: the caller holds the session, and
+    log and session are freed by their reference counts (a cycle waits for the collector)."""
+    import gc
+    import weakref
+
+    from carpet.formats import check, replay
+
+    data = encode(sample("carpet", steps=80))
+    log, checked = check(data)
+    assert verify(log) is checked and replay(log) is checked  # the replay kept is used while held
+    gc.disable()
+    try:
+        gone = weakref.ref(checked)
+        del checked
+        assert gone() is None  # freed at once: nothing held it in a cycle
+        again = verify(log)  # replayed anew, and the same result
+        assert (again.status, again.score, again.moves) == (log.summary.status, log.summary.score,
+                                                             log.summary.moves)
+        log2 = decode(data)
+        held = weakref.ref(verify(log2))
+        assert held() is not None  # decode() has no caller to hold it: its log keeps it
+    finally:
+        gc.enable()
