@@ -40,7 +40,7 @@ from carpet.core.numbering import MS_LIMIT, MS_PLAIN_LIMIT, MT_LIMIT, Deal
 from carpet.core.session import Events
 
 from . import codec as _codec
-from .replay import CLOCK_LIMIT, ReplayError, clocks_of, fresh, position_digest_of, run
+from .replay import CLOCK_LIMIT, ReplayError, clocks_of, copy_events, fresh, position_digest_of, run
 
 try:  # the C module hashlib itself wraps: no OpenSSL loaded for a digest
     from _blake2 import blake2b
@@ -996,12 +996,17 @@ def _read_v2_binary(data: bytes, compare: bool) -> tuple[Log, Session]:
             refused.found = (action, clocks[before])
             refused.total = len(items)
         raise refused from None
+    # the replay kept for verify and replay (the digest was checked on the bytes), without a
+    # reference cycle (log.events -> session -> log.events), which only the garbage collector
+    # frees (measured: 1.5 us a log, 4 % of a Carpet game's check).  check() hands the session
+    # to its caller, so the events hold it weakly; decode() has none to hand it to, so the log
+    # gets events of its own (copies: the session's grow as it is played on) and holds it.
     events = session.events
-    # the replay kept for verify and replay (the digest was checked on the bytes).  check()
-    # hands the session to its caller, so the events hold it weakly: a strong reference would
-    # make a cycle (session.events is events), left for the garbage collector to free (measured:
-    # 1.5 us a log, 4 % of a Carpet game's check)
-    events.memo = (ref(session) if compare else session, codes, True)
+    if compare:
+        events.memo = (ref(session), codes, True)
+    else:
+        events = copy_events(events)
+        events.memo = (session, codes, True)
     log = Log(header, events, summary)
     if compare:
         _compare_summary(summary, session, 2)

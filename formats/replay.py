@@ -162,6 +162,13 @@ class DeltaEvents(Events):
 _CLOCKS = Events.__dict__["clocks"]  # the slot DeltaEvents.clocks fills
 
 
+def copy_events(events: Events) -> Events:
+    """A copy of ``events`` (its clock readings still to be summed where they were), its memo unset."""
+    if type(events) is DeltaEvents and events.deltas is not None:  # (None once the readings are summed)
+        return DeltaEvents(actions=events.actions[:], deltas=events.deltas)  # (deltas: never changed)
+    return Events(actions=events.actions[:], clocks=events.clocks[:])
+
+
 def delta_sums(items, deltas, n: int) -> tuple[int, int]:
     """(the clock of the attempt at event n, the earlier attempts' time) from the clock deltas:
     a restart's reading is the sum of its attempt's deltas, its own included."""

@@ -517,6 +517,11 @@ def test_a_checked_log_keeps_its_replay_without_a_reference_cycle():
                                                              log.summary.moves)
         log2 = decode(data)
         held = weakref.ref(verify(log2))
-        assert held() is not None  # decode() has no caller to hold it: its log keeps it
+        assert held() is not None and replay(log2) is held()  # decode() has no caller to hold it: its log does
+        assert log2.events == held().events and log2.events is not held().events
+        held().events.append((3, 10**9))  # played on: the log's events are its own
+        assert len(log2.events) == len(held().events) - 1
+        del log2
+        assert held() is None  # and no cycle either
     finally:
         gc.enable()
