@@ -74,11 +74,26 @@ def test_python_m_carpet_works_from_an_installed_copy(tmp_path):
 
 
 # --- completion --------------------------------------------------------------------------------
+# Typer finds the user's shell among the command's parent processes (shellingham), and then
+# takes --show-completion and --install-completion as flags; where no shell is found (a test
+# run with no shell above it, as under some CI runners) it takes the shell's name as their value.
+# Each way is tested on its own: the name with detection turned off (Typer's own switch for it),
+# detection under a bash that stays the parent (two commands, so it does not exec the last).
+NAMED = {"_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}
+
+
+def under_bash(*args, env=None):
+    return subprocess.run(["bash", "-c", '"$@"; exit $?', "bash", sys.executable, "-m", "carpet", *args],
+                          capture_output=True, text=True, timeout=20, env={**os.environ, **(env or {})})
+
+
 def test_completion_options_are_offered():
     help_text = carpet("--help").stdout
     assert "--install-completion" in help_text and "--show-completion" in help_text
-    script = carpet("--show-completion", "bash")
-    assert script.returncode == 0 and "_CARPET_COMPLETE=complete_bash" in script.stdout
+    script = carpet("--show-completion", "bash", env=NAMED)
+    assert script.returncode == 0 and "_CARPET_COMPLETE=complete_bash" in script.stdout, script.stderr
+    detected = under_bash("--show-completion")
+    assert detected.returncode == 0 and "_CARPET_COMPLETE=complete_bash" in detected.stdout, detected.stderr
 
 
 def test_completion_names_commands_and_game_ids():
@@ -90,8 +105,12 @@ def test_completion_names_commands_and_game_ids():
     assert complete("carpet rules x", 2).stdout.split() == []
 
 
-def test_install_completion_writes_the_script_and_sources_it(tmp_path):
-    result = carpet("--install-completion", "bash", env={"HOME": str(tmp_path)})
+@pytest.mark.parametrize("detected", [False, True], ids=["named", "detected"])
+def test_install_completion_writes_the_script_and_sources_it(tmp_path, detected):
+    if detected:
+        result = under_bash("--install-completion", env={"HOME": str(tmp_path)})
+    else:
+        result = carpet("--install-completion", "bash", env={"HOME": str(tmp_path), **NAMED})
     assert result.returncode == 0, result.stderr
     script = tmp_path / ".bash_completions" / "carpet.sh"
     assert "_CARPET_COMPLETE" in script.read_text()
