@@ -906,6 +906,11 @@ def _deltas(events: Events) -> array:
         clock = clocks[i]
         deltas[i] = clock - previous
         previous = 0 if actions[i] == RESTART else clock
+    if deltas and min(deltas) < 0:  # (a Log made in code: every reader refuses such a file)
+        i = next(k for k, delta in enumerate(deltas) if delta < 0)
+        raise LogError(f"event {i + 1}: clock reading {clocks[i]} ms is before the previous one "
+                       f"({clocks[i] - deltas[i]} ms), which version 2, storing clock deltas, cannot hold",
+                       unreadable=False, event=i + 1)
     return deltas
 
 

@@ -525,3 +525,26 @@ def test_a_checked_log_keeps_its_replay_without_a_reference_cycle():
         assert held() is None  # and no cycle either
     finally:
         gc.enable()
+
+
+def test_a_log_made_in_code_with_a_clock_out_of_order_is_refused_by_the_writer_in_one_line():
+    """Version 2 stores clock deltas and cannot hold a reading before the one before it: the
+    writer says so (LogError, naming the event), never a ValueError; every form refuses it."""
+    from carpet.core.session import Events
+    from carpet.formats import check, to_bytes
+
+    log = sample("carpet", steps=30)
+    clocks = log.events.clocks[:]
+    at = next(i for i in range(1, len(clocks)) if clocks[i] > clocks[i - 1] and log.events.actions[i - 1] != RESTART)
+    clocks[at] = clocks[at - 1] - 1
+    bad = msgspec.structs.replace(log, events=Events(actions=log.events.actions[:], clocks=clocks))
+    with pytest.raises(LogError, match=rf"^event {at + 1}: clock reading .* before the previous one"):
+        encode(bad)
+    with pytest.raises(LogError, match=rf"^event {at + 1}: "):
+        reseal(bad)
+    for form in ("binary", "json", "text"):
+        with pytest.raises(LogError, match="refusing to write a log that would not read back"):
+            to_bytes(bad, form=form)
+    with pytest.raises(LogError) as refused:
+        check(encode(bad, as_json=True))  # the JSON form holds it; reading it refuses it at that event
+    assert refused.value.event == at + 1
