@@ -1282,12 +1282,60 @@ def check(data: bytes, *, keep_history: bool = False) -> tuple[Log, Session]:
 
 FORMS = ("binary", "json", "text")
 
+#: the largest magnitude of a signed field (a zigzag varint of at most 64 bits, as readers take)
+_FIELD_LIMIT = 2**63
+
+
+def _writable(log: Log) -> None:
+    """LogError for a log (made in code) that no form can hold, before :func:`encode` meets it: the
+    header and summary outside the schema's types and bounds, an unknown version, game or deal,
+    an action index the game has not, a clock reading outside 0..2^40 ms."""
+    try:
+        header = msgspec.convert(msgspec.to_builtins(log.header), Header)
+        summary = msgspec.convert(msgspec.to_builtins(log.summary), Summary)
+    except (msgspec.ValidationError, TypeError) as exc:
+        raise _bad(f"a field out of its type or range ({_short(exc)})") from None
+    if header.format != FORMAT:
+        raise _bad(f"not a carpet log (format {header.format[:40]!r})")
+    if header.version not in (1, 2):
+        raise _bad(f"unsupported log version {header.version} (this carpet writes 1 and 2)")
+    _check_header(header)
+    try:
+        variant = get_game(header.game)
+    except CarpetError as exc:
+        raise _bad(str(exc)) from None
+    if _deal_text(header.deal) != header.deal:
+        raise _bad(f"deal {header.deal!r} is not in its canonical form ({_deal_text(header.deal)})")
+    fields = (summary.score, summary.moves, summary.redeals_left or 0, summary.clock_jumps, summary.clock_skipped_ms)
+    if max(map(abs, fields)) >= _FIELD_LIMIT:
+        raise _bad("a summary number beyond 2^63")
+    try:
+        events = _as_events(log.events)
+    except (OverflowError, TypeError, ValueError) as exc:
+        raise _bad(f"events that are not (action, clock) pairs of whole numbers ({_short(exc)})") from None
+    actions, clocks = events.actions, events.clocks
+    if actions and max(actions) >= variant.action_count:
+        i = next(k for k, a in enumerate(actions) if a >= variant.action_count)
+        raise LogError(f"event {i + 1}: no action {actions[i]} in {variant.id}", unreadable=False, event=i + 1)
+    if clocks and not 0 <= min(clocks) <= max(clocks) <= CLOCK_LIMIT:
+        i = next(k for k, c in enumerate(clocks) if not 0 <= c <= CLOCK_LIMIT)
+        raise LogError(f"event {i + 1}: clock reading {clocks[i]} ms outside 0..2^40 ms", unreadable=False,
+                       event=i + 1)
+
+
+def _deal_text(text: str) -> str:
+    try:
+        return parse_deal(text).text
+    except CarpetError as exc:
+        raise _bad(f"bad deal in header: {exc}") from None
+
 
 def to_bytes(log: Log, *, as_json: bool = False, form: str | None = None) -> bytes:
     """The bytes to write for ``log`` in ``form``, read back and checked first: the writer never
     writes what the reader refuses (digest, limits, summary, every event)."""
     form = form or ("json" if as_json else "binary")
     try:
+        _writable(log)
         if form == "text":
             from .text import encode_text
             data = encode_text(log)

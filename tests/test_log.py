@@ -548,3 +548,44 @@ def test_a_log_made_in_code_with_a_clock_out_of_order_is_refused_by_the_writer_i
     with pytest.raises(LogError) as refused:
         check(encode(bad, as_json=True))  # the JSON form holds it; reading it refuses it at that event
     assert refused.value.event == at + 1
+
+
+_WRITABLE = {v: sample("carpet", steps=25, version=v) for v in VERSIONS}
+_ODD_INTS = st.sampled_from([-1, 0, 1, 3, 52, 10**6, 2**31, 2**32 - 1, 2**40, 2**40 + 1, 2**62, 2**63, 2**64, 2**70])
+_ODD_TEXTS = st.sampled_from(["", "x", "nope", "kovrik", "carpet", "ms0", "ms5", "5", "-1", "abc", str(2**70),
+                              "ms99999999999", "00000000", "zz", "0" * 16, "won", "lost", "playing",
+                              "2026-13-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "carpet 1.2", "é" * 3])
+_HEADER_FIELDS = ("format", "version", "game", "rules", "numbering", "deal", "layout", "created", "tool")
+_SUMMARY_FIELDS = ("status", "score", "moves", "redeals_left", "elapsed_ms", "position", "clock_jumps",
+                   "clock_skipped_ms")
+
+
+@settings(max_examples=250, deadline=None)
+@given(version=st.sampled_from(VERSIONS), form=st.sampled_from(["binary", "json", "text"]),
+       edits=st.lists(st.tuples(st.sampled_from(_HEADER_FIELDS + _SUMMARY_FIELDS + ("action", "clock")),
+                                st.one_of(_ODD_INTS, _ODD_TEXTS), st.integers(0, 10**6)), min_size=1, max_size=3))
+def test_the_writer_refuses_a_log_made_in_code_only_with_log_error(version, form, edits):
+    """to_bytes, given any Log made in code (fields of the wrong type or out of range, unknown
+    games and deals, actions and clocks out of range), writes what reads back the same or says
+    why not with LogError: never another exception."""
+    from carpet.core.session import Events
+    from carpet.formats import check, to_bytes
+
+    log = _WRITABLE[version]
+    header, summary = log.header, log.summary
+    actions, clocks = log.events.actions[:], log.events.clocks[:]
+    for name, value, where in edits:
+        if name in _HEADER_FIELDS:
+            header = msgspec.structs.replace(header, **{name: value})
+        elif name in _SUMMARY_FIELDS:
+            summary = msgspec.structs.replace(summary, **{name: value})
+        elif isinstance(value, int) and 0 <= value < 2**32 and actions:
+            (actions if name == "action" else clocks)[where % len(actions)] = min(value, 2**62)
+    made = msgspec.structs.replace(log, header=header, summary=summary,
+                                   events=Events(actions=actions, clocks=clocks))
+    try:
+        data = to_bytes(made, form=form)
+    except LogError:
+        return
+    back, _ = check(data)
+    assert back.header == made.header and back.summary == made.summary
