@@ -6,6 +6,7 @@ from datetime import datetime, timezone
 
 from carpet.core import Session
 from carpet.core.game import PLAYING
+from carpet.core.session import CLOCK_LIMIT
 
 
 def now() -> datetime:
@@ -35,8 +36,8 @@ def wall_ms() -> int:
 
 #: a step of the wall clock longer than this between two actions is taken as a jump
 JUMP_MS = 30 * 24 * 3600 * 1000
-#: no attempt's clock goes past the log's limit (formats/replay.py, CLOCK_LIMIT)
-LIMIT_MS = 2**40
+#: no attempt's clock goes past the log's limit
+LIMIT_MS = CLOCK_LIMIT
 
 
 class Clock:

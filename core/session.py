@@ -15,6 +15,10 @@ from .game import FIRST_ACTION, HINT, LOST, PLAYING, RESTART, UNDO, WON, State, 
 from .numbering import Deal
 
 
+#: the largest clock reading (ms, about 34 years) a session takes: what every form of the log holds
+CLOCK_LIMIT = 2**40
+
+
 class Events:
     """The events of a session, (action, clock ms) pairs, kept as two flat arrays.
 
@@ -132,6 +136,8 @@ class Session:
         """Apply one event.  Raises IllegalAction (or CarpetError) and changes nothing if refused."""
         if clock_ms < self.clock_ms:
             raise IllegalAction(f"clock reading {clock_ms} ms is before the previous one ({self.clock_ms} ms)")
+        if clock_ms > CLOCK_LIMIT:  # (refused before anything changes: no log could hold it)
+            raise IllegalAction(f"clock reading {clock_ms} ms is beyond 2^40 ms")
         state = self.state
         if action >= FIRST_ACTION:
             if state.status == WON:
@@ -198,4 +204,4 @@ class Session:
         return session
 
 
-__all__ = ["Events", "Session", "PLAYING", "WON", "LOST"]
+__all__ = ["CLOCK_LIMIT", "Events", "Session", "PLAYING", "WON", "LOST"]

@@ -37,12 +37,11 @@ from typing import Callable
 
 from carpet.core import CarpetError, Session
 from carpet.core.game import HINT, PLAYING, RESTART, UNDO, WON, blake2b  # (core.game.position_digest's)
-from carpet.core.session import Events
+from carpet.core.session import CLOCK_LIMIT, Events
 
 from .codec import NO_ACTION, codec, decoder
 
-#: the largest clock reading a log may hold (about 34 years), in both versions
-CLOCK_LIMIT = 2**40
+# CLOCK_LIMIT (core.session): the largest clock reading a log may hold, in every form
 
 
 class ReplayError(CarpetError):

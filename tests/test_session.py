@@ -134,3 +134,23 @@ def test_the_built_in_player_stops_when_it_would_go_round_in_circles():
     taken = play_out(s, 3000)
     assert s.status == "playing" and taken < 300
     assert play_out(s, 3000) <= 10  # asked again, it goes once round the circle and stops
+
+
+@pytest.mark.parametrize("game", ["kovrik", "carpet", "persian-carpet"])
+@pytest.mark.parametrize("kind", ["move", "hint", "undo", "restart"])
+@pytest.mark.parametrize("clock", [2**40 + 1, 2**63, 2**70])
+def test_a_clock_reading_no_log_can_hold_is_refused_and_changes_nothing(game, kind, clock):
+    """Past 2^40 ms (what every form of the log holds) a reading is refused before anything
+    changes: before, a reading of 2^63 or more moved the position and then failed to record it."""
+    from carpet.core.session import CLOCK_LIMIT
+
+    session = fresh(game)
+    session.act(first_move(session), 1000)
+    before = (session.state.digest(), list(session.events), session.moves, session.clock_ms, session.can_undo())
+    action = {"move": first_move(session), "hint": HINT, "undo": UNDO, "restart": RESTART}[kind]
+    with pytest.raises(IllegalAction, match="beyond 2\\^40 ms"):
+        session.act(action, clock)
+    assert (session.state.digest(), list(session.events), session.moves, session.clock_ms,
+            session.can_undo()) == before
+    session.act(action, CLOCK_LIMIT)  # the limit itself is a reading like any other
+    assert session.events[-1] == (action, CLOCK_LIMIT)
