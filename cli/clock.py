@@ -36,8 +36,6 @@ def wall_ms() -> int:
 
 #: a step of the wall clock longer than this between two actions is taken as a jump
 JUMP_MS = 30 * 24 * 3600 * 1000
-#: no attempt's clock goes past the log's limit
-LIMIT_MS = CLOCK_LIMIT
 
 
 class Clock:
@@ -70,7 +68,7 @@ class Clock:
         if session.status != PLAYING:
             self.skipped_ms += step
             return last
-        if step < 0 or step > JUMP_MS or last + step > LIMIT_MS:
+        if step < 0 or step > JUMP_MS or last + step > CLOCK_LIMIT:  # no attempt's clock goes past the log's limit
             self.jumps += 1
             self.skipped_ms += step
             return last

@@ -37,10 +37,10 @@ import msgspec
 from carpet.core import CarpetError, GAMES, Session, Variant, get_game, parse_deal
 from carpet.core.game import FIRST_ACTION, RESTART
 from carpet.core.numbering import MS_LIMIT, MS_PLAIN_LIMIT, MT_LIMIT, Deal
-from carpet.core.session import Events
+from carpet.core.session import CLOCK_LIMIT, Events
 
 from . import codec as _codec
-from .replay import CLOCK_LIMIT, ReplayError, clocks_of, copy_events, fresh, position_digest_of, run
+from .replay import ReplayError, clocks_of, copy_events, fresh, position_digest_of, run
 
 try:  # the C module hashlib itself wraps: no OpenSSL loaded for a digest
     from _blake2 import blake2b

@@ -37,11 +37,9 @@ from typing import Callable
 
 from carpet.core import CarpetError, Session
 from carpet.core.game import HINT, PLAYING, RESTART, UNDO, WON, blake2b  # (core.game.position_digest's)
-from carpet.core.session import CLOCK_LIMIT, Events
+from carpet.core.session import Events
 
 from .codec import NO_ACTION, codec, decoder
-
-# CLOCK_LIMIT (core.session): the largest clock reading a log may hold, in every form
 
 
 class ReplayError(CarpetError):
@@ -516,4 +514,4 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     return session, codes
 
 
-__all__ = ["CLOCK_LIMIT", "ReplayError", "run", "clocks_of", "undone", "NO_ACTION"]
+__all__ = ["ReplayError", "run", "clocks_of", "undone", "NO_ACTION"]
