@@ -546,9 +546,7 @@ def _payload_v2(header: Header, codes, deltas, summary: Summary) -> bytes:
     if header.numbering not in NUMBERINGS:
         raise _bad(f"unknown numbering {header.numbering!r}")
     _put(out, header.rules << 2 | NUMBERINGS.index(header.numbering))
-    deal = parse_deal(header.deal)
-    if deal.text != header.deal:
-        raise _bad(f"deal {header.deal!r} is not in its canonical form ({deal.text})")
+    deal = _header_deal(header.deal)
     _put(out, deal.number << 1 | deal.microsoft)
     out += _hex_bytes(header.layout, 4, "layout digest")
     _put(out, _created_ms(header.created))
@@ -1142,16 +1140,22 @@ def _short(exc: Exception) -> str:
 
 
 # --- checking ------------------------------------------------------------------------
+def _header_deal(text: str) -> Deal:
+    """The deal a header names, refused unless its text is a deal number in canonical form."""
+    try:
+        deal = parse_deal(text)
+    except CarpetError as exc:
+        raise _bad(f"bad deal in header: {exc}") from None
+    if deal.text != text:
+        raise _bad(f"deal {text!r} is not in its canonical form ({deal.text})")
+    return deal
+
+
 def _fresh(header: Header, variant: Variant, deal: Deal | None = None) -> Session:
     """A session of the header's deal, its initial layout checked against the header's digest.
     ``deal``: the header's deal made already (a binary log's, where its text is canonical)."""
     if deal is None:
-        try:
-            deal = parse_deal(header.deal)
-        except CarpetError as exc:
-            raise _bad(f"bad deal in header: {exc}") from None
-        if deal.text != header.deal:
-            raise _bad(f"deal {header.deal!r} is not in its canonical form ({deal.text})")
+        deal = _header_deal(header.deal)
     session = fresh(variant, deal)
     full = position_digest_of(session.state)
     found = full if header.version == 1 else full[:8]
@@ -1304,8 +1308,7 @@ def _writable(log: Log) -> None:
         variant = get_game(header.game)
     except CarpetError as exc:
         raise _bad(str(exc)) from None
-    if _deal_text(header.deal) != header.deal:
-        raise _bad(f"deal {header.deal!r} is not in its canonical form ({_deal_text(header.deal)})")
+    _header_deal(header.deal)
     fields = (summary.score, summary.moves, summary.redeals_left or 0, summary.clock_jumps, summary.clock_skipped_ms)
     if max(map(abs, fields)) >= _FIELD_LIMIT:
         raise _bad("a summary number beyond 2^63")
@@ -1321,13 +1324,6 @@ def _writable(log: Log) -> None:
         i = next(k for k, c in enumerate(clocks) if not 0 <= c <= CLOCK_LIMIT)
         raise LogError(f"event {i + 1}: clock reading {clocks[i]} ms outside 0..2^40 ms", unreadable=False,
                        event=i + 1)
-
-
-def _deal_text(text: str) -> str:
-    try:
-        return parse_deal(text).text
-    except CarpetError as exc:
-        raise _bad(f"bad deal in header: {exc}") from None
 
 
 def to_bytes(log: Log, *, as_json: bool = False, form: str | None = None) -> bytes:
