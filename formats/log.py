@@ -1006,14 +1006,12 @@ def _read_v2_binary(data: bytes, compare: bool) -> tuple[Log, Session]:
     # gets events of its own (copies: the session's grow as it is played on) and holds it.
     events = session.events
     if compare:
+        _compare_summary(summary, session, 2)
         events.memo = (ref(session), codes, True)
     else:
         events = copy_events(events)
         events.memo = (session, codes, True)
-    log = Log(header, events, summary)
-    if compare:
-        _compare_summary(summary, session, 2)
-    return log, session
+    return Log(header, events, summary), session
 
 
 def decode(data: bytes) -> Log:
