@@ -72,14 +72,19 @@ class Events:
 
 class Session:
     __slots__ = ("variant", "deal", "state", "events", "moves", "bonus", "clock_ms",
-                 "earlier_attempts_ms", "_history", "_initial", "__weakref__")
+                 "earlier_attempts_ms", "_history", "_start", "__weakref__")
 
     def __init__(self, variant: Variant, deal: Deal, *, state: State | None = None) -> None:
         self.variant = variant
         self.deal = deal
-        #: ``state``: the deal's position made already (the one replay deals by a fast copy of new_state)
-        self.state: State = variant.new_state(deal) if state is None else state
-        self._initial = self.state.snapshot()
+        if state is None:
+            self.state: State = variant.new_state(deal)
+            self._start = self.state.snapshot()
+        else:
+            #: ``state``: the deal's position made already (the one replay deals by a fast copy of
+            #: new_state and plays on at once): the snapshot restart needs is dealt again if asked for
+            self.state = state
+            self._start = None
         #: every event accepted, as (action, clock reading in ms)
         self.events = Events()
         self.moves = 0
@@ -89,6 +94,14 @@ class Session:
         self.earlier_attempts_ms = 0
         #: for undo: (state snapshot, moves) before each position-changing action
         self._history: list[tuple[object, int]] = []
+
+    @property
+    def _initial(self) -> object:
+        """The deal's position as a snapshot (what restart brings back)."""
+        start = self._start
+        if start is None:
+            start = self._start = self.variant.new_state(self.deal).snapshot()
+        return start
 
     # --- reading ------------------------------------------------------------------
     @property

@@ -40,7 +40,7 @@ from carpet.core.numbering import MS_LIMIT, MS_PLAIN_LIMIT, MT_LIMIT, Deal
 from carpet.core.session import CLOCK_LIMIT, Events
 
 from . import codec as _codec
-from .replay import ReplayError, clocks_of, copy_events, fresh, position_digest_of, run
+from .replay import PackedDeltas, ReplayError, clocks_of, copy_events, fresh, position_digest_of, run, unpacked
 
 try:  # the C module hashlib itself wraps: no OpenSSL loaded for a digest
     from _blake2 import blake2b
@@ -408,9 +408,11 @@ def unpack_planes(r: _Reader, n: int) -> tuple[bytes | bytearray | array, array,
 _HALF_BYTES = _CODE_WIDTHS.index(4) | _HIGH_WIDTHS.index(4) << 2
 
 
-def _unpack_half_bytes(r: _Reader, n: int, half: int) -> tuple[bytes | bytearray | array, array, bytes | bytearray]:
+def _unpack_half_bytes(r: _Reader, n: int, half: int) -> tuple[bytes | bytearray | array, array | PackedDeltas,
+                                                                 bytes | bytearray]:
     """:func:`unpack_planes` of the commonest layout (``_HALF_BYTES``), its three planes there in
-    full, on a little-endian machine: each half-byte plane split straight into place."""
+    full, on a little-endian machine: the code plane split straight into place, the deltas left in
+    their planes (:class:`PackedDeltas`: verifying needs their sum alone) unless one escaped."""
     data, pos = r.data, r.pos + 1
     packed_codes = data[pos:pos + half]
     low = data[pos + half:pos + half + n]
@@ -421,20 +423,13 @@ def _unpack_half_bytes(r: _Reader, n: int, half: int) -> tuple[bytes | bytearray
     codes = bytearray(2 * half)
     codes[0::2] = packed_codes.translate(_LOW_NIBBLE)
     codes[1::2] = packed_codes.translate(_HIGH_NIBBLE)
-    both = bytearray(2 * n)  # each delta as 16 bits, low byte first: the low plane, the high half-bytes
-    both[0::2] = low
-    both[1::4] = packed_high.translate(_LOW_NIBBLE)
     if n & 1:
         del codes[n:]
-        both[3::4] = packed_high.translate(_HIGH_NIBBLE)[:n >> 1]
-    else:
-        both[3::4] = packed_high.translate(_HIGH_NIBBLE)
-    deltas = array("H")
-    deltas.frombytes(both)
+    deltas = PackedDeltas(low, packed_high)
     # a delta escapes where its low byte and its high half-byte are all ones (low bytes 0xFF are rare)
-    escaped = [i for i in _found(low, 0xFF) if both[2 * i + 1] == 15] if 0xFF in low else []
+    escaped = [i for i in _found(low, 0xFF) if (packed_high[i >> 1] >> 4 * (i & 1)) & 15 == 15] if 0xFF in low else []
     if 15 in codes or escaped:
-        return _escapes(r, codes, deltas, 15, escaped)
+        return _escapes(r, codes, deltas.unpacked() if escaped else deltas, 15, escaped)
     return codes, deltas, codes
 
 
@@ -980,7 +975,7 @@ def _read_v2_binary(data: bytes, compare: bool) -> tuple[Log, Session]:
         # a delta escaped its plane (or the log is very long): the readings are worked out
         # and bounded here; else no reading can pass the bound and they are summed when read
         try:
-            clocks = clocks_of(items, deltas)
+            clocks = clocks_of(items, unpacked(deltas))
         except OverflowError:
             raise _bad("corrupt log (a clock reading beyond 2^40 ms)") from None
         _check_clocks(items, clocks)
@@ -989,7 +984,7 @@ def _read_v2_binary(data: bytes, compare: bool) -> tuple[Log, Session]:
         session, _ = run(session, items, clocks, from_codes=True, deltas=deltas, meta=meta)
     except ReplayError as exc:
         if clocks is None:
-            clocks = clocks_of(items, deltas)
+            clocks = clocks_of(items, unpacked(deltas))
         refused = _illegal(exc, variant, session)
         if exc.decoded is not None:  # what was played before it, for a report of the position there
             before = exc.event - 1

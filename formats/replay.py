@@ -126,6 +126,57 @@ def clocks_of(items, deltas) -> array:
     return clocks
 
 
+_NIBBLE_SUMS = bytes((k & 15) + (k >> 4) for k in range(256))  # a byte's two half-bytes added
+
+
+class PackedDeltas:
+    """The clock deltas of a version-2 log as its planes hold them (formats/log.py): each event's
+    low byte, and the bits above in half-bytes two to a byte (the earlier event's low, a spare last
+    half 0).  What verification needs of them, their sum, is read from the planes; they are
+    unpacked, as an array of 16 bits, only for a reader of the readings themselves
+    (:meth:`unpacked`, :func:`unpacked`)."""
+
+    __slots__ = ("low", "high")
+    typecode = "H"  # (the deltas unpacked: none escaped its plane)
+
+    def __init__(self, low: bytes, high: bytes) -> None:
+        self.low, self.high = low, high
+
+    def __len__(self) -> int:
+        return len(self.low)
+
+    def __iter__(self):  # (a sequence as the array is; a reader of many should unpack them once)
+        return iter(self.unpacked())
+
+    def __getitem__(self, index):
+        return self.unpacked()[index]
+
+    def total(self) -> int:
+        return sum(self.low) + (sum(self.high.translate(_NIBBLE_SUMS)) << 8)
+
+    def unpacked(self) -> array:
+        low, high, n = self.low, self.high, len(self.low)
+        both = bytearray(2 * n)  # each delta as 16 bits, low byte first: the low plane, the high half-bytes
+        both[0::2] = low
+        both[1::4] = high.translate(_LOW_NIBBLE)
+        both[3::4] = high.translate(_HIGH_NIBBLE)[:n >> 1]
+        deltas = array("H")
+        deltas.frombytes(both)
+        if not _LITTLE:
+            deltas.byteswap()
+        return deltas
+
+
+_LOW_NIBBLE = bytes(range(16)) * 16  # b & 15
+_HIGH_NIBBLE = b"".join(bytes((k,)) * 16 for k in range(16))  # b >> 4
+_LITTLE = __import__("sys").byteorder == "little"
+
+
+def unpacked(deltas):
+    """Clock deltas as a sequence of numbers: :class:`PackedDeltas` unpacked, any other as it is."""
+    return deltas.unpacked() if type(deltas) is PackedDeltas else deltas
+
+
 class DeltaEvents(Events):
     """Events whose clock readings are summed from the clock deltas when first read.
 
@@ -146,7 +197,7 @@ class DeltaEvents(Events):
         try:
             return _CLOCKS.__get__(self)
         except AttributeError:
-            clocks = clocks_of(self.actions, self.deltas)
+            clocks = clocks_of(self.actions, unpacked(self.deltas))
             _CLOCKS.__set__(self, clocks)
             self.deltas = None
             return clocks
@@ -184,6 +235,10 @@ def delta_sums(items, deltas, n: int) -> tuple[int, int]:
             except ValueError:
                 break
             start = last + 1
+    if type(deltas) is PackedDeltas:
+        if last < 0 and n == len(deltas):  # (the usual log: one attempt, read to its end)
+            return deltas.total(), 0
+        deltas = deltas.unpacked()
     if last < 0:
         return sum(deltas) if n == len(deltas) else sum(deltas[:n]), 0
     return (0 if last == n - 1 else sum(deltas[last + 1:n])), sum(deltas[:last + 1])
@@ -199,14 +254,16 @@ def _hint_cost(state, full_status) -> int:
     return 1 if state.status == PLAYING else 0
 
 
-def _plain(state, items, decode, actions, variant, full_status, initial, kernel, win_bonus) -> tuple[int, int]:
+def _plain(state, items, decode, actions, variant, full_status, session, kernel, win_bonus,
+           i: int = 0) -> tuple[int, int]:
     """The events of a log that holds no undo: counted moves and win bonus; raises at a refusal.
+    ``i``: the events before it are moves, played already.
 
     The same rules as the general loop of :func:`run`, without an undo stack.
     """
     apply, hint_counts = state.apply, variant.hint_counts
-    moves = bonus = 0
-    i, n = 0, len(items)
+    moves, bonus = i, (win_bonus(i) if i and state.status == WON else 0)
+    n = len(items)
     while i < n:
         item = items[i]
         if item > RESTART:
@@ -238,7 +295,7 @@ def _plain(state, items, decode, actions, variant, full_status, initial, kernel,
                 if hint_counts:
                     moves += _hint_cost(state, full_status)
             else:  # RESTART: there is no undo here
-                state.restore(initial)
+                state.restore(session._initial)
                 moves = bonus = 0
         i += 1
     return moves, bonus
@@ -335,7 +392,8 @@ def _run_codes(session: Session, items, deltas, meta) -> Session | None:
     plays from there to name the event)."""
     variant = session.variant
     fast = _FAST[variant.id] if variant.id in _FAST else _fast(variant)
-    if fast is None or UNDO in (items if meta is None else meta):
+    marks = items if meta is None else meta
+    if fast is None or UNDO in marks:
         return None
     set_up = _SET_UP.get(variant.id)
     if set_up is None or set_up[0] is not fast:
@@ -345,9 +403,16 @@ def _run_codes(session: Session, items, deltas, meta) -> Session | None:
     cls = type(state)
     state.__class__ = _LEAN.get(cls) or _lean_class(cls)
     actions = array("I")
+    decode = decoder(state)
+    n = len(items)
     try:
-        moves, bonus = _plain(state, items, decoder(state), actions, variant, cls.update_status, session._initial,
-                              kernel, win_bonus)
+        # moves alone (the usual log): one run in bulk, then the plain way on from where it stopped
+        j = 0 if HINT in marks or RESTART in marks else kernel(state, items, 0, n, actions, decode)
+        if j == n:
+            moves, bonus = n, (win_bonus(n) if state.status == WON else 0)
+        else:
+            moves, bonus = _plain(state, items, decode, actions, variant, cls.update_status, session, kernel,
+                                  win_bonus, j)
     except CarpetError:
         state.restore(session._initial)
         return None
@@ -356,7 +421,7 @@ def _run_codes(session: Session, items, deltas, meta) -> Session | None:
     cls.update_status(state)  # the status in full at the end
     session.events = DeltaEvents(actions=actions, deltas=deltas)
     session.moves, session.bonus = moves, bonus
-    session.clock_ms, session.earlier_attempts_ms = delta_sums(items if meta is None else meta, deltas, len(items))
+    session.clock_ms, session.earlier_attempts_ms = delta_sums(marks, deltas, n)
     return session
 
 
@@ -381,6 +446,7 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
         if played is not None:
             return played, None
     variant, state = session.variant, session.state
+    deltas = unpacked(deltas)
     n = len(items) if upto is None else min(upto, len(items))
     if n < len(items):
         items = items[:n]
@@ -399,7 +465,6 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     if step is None:
         state.__class__ = _lean_class(cls)
     apply, snapshot, restore = state.apply, state.snapshot, state.restore
-    initial = session._initial
     todo = items
     i, action = -1, None
     kernel = kernel_of(variant, from_codes) if not save and codes is None else None
@@ -410,11 +475,11 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
             # nothing is taken back (the usual log): no undo stack, no saved position.  At a
             # refusal the general loop below plays again from the deal to name the event.
             try:
-                moves, bonus = _plain(state, items, decode, actions, variant, full_status, initial, kernel,
+                moves, bonus = _plain(state, items, decode, actions, variant, full_status, session, kernel,
                                       win_bonus)
                 todo = ()
             except CarpetError:
-                restore(initial)
+                restore(session._initial)
                 actions = array("I") if from_codes else None
         need = None if save or not todo else undone(meta)
         if todo and hasattr(fast, "restore"):  # the family's snapshots (its restore takes both kinds)
@@ -472,7 +537,7 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
                         state.update_status()
                     moves = moves + 1 if undo_counts else moves_before
                 else:  # RESTART
-                    restore(initial)
+                    restore(session._initial)
                     del stack[:]
                     snaps.clear()
                     moves = bonus = 0
@@ -514,4 +579,4 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     return session, codes
 
 
-__all__ = ["ReplayError", "run", "clocks_of", "undone", "NO_ACTION"]
+__all__ = ["ReplayError", "run", "clocks_of", "undone", "unpacked", "PackedDeltas", "NO_ACTION"]

@@ -269,6 +269,7 @@ def test_the_half_byte_layout_unpacks_as_the_general_way_does(monkeypatch):
     import random
 
     from carpet.formats import log
+    from carpet.formats.replay import PackedDeltas, unpacked
 
     def unpack(data, n):
         r = log._Reader(data, 2, len(data))
@@ -276,6 +277,9 @@ def test_the_half_byte_layout_unpacks_as_the_general_way_does(monkeypatch):
             codes, deltas, meta = log.unpack_planes(r, n)
         except LogError as exc:
             return "refused", str(exc)
+        if isinstance(deltas, PackedDeltas):  # the deltas left packed: their sum as the unpacked ones'
+            assert deltas.total() == sum(deltas.unpacked())
+        deltas = unpacked(deltas)
         return type(codes), list(codes), deltas.typecode, list(deltas), bytes(meta), r.pos
 
     rng = random.Random(7)
@@ -525,6 +529,31 @@ def test_a_checked_log_keeps_its_replay_without_a_reference_cycle():
         assert held() is None  # and no cycle either
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("game", ["kovrik", "carpet-foster", "persian-carpet"])
+def test_a_read_session_plays_on_as_the_recorded_one(game):
+    """A session read from a log (its restart snapshot dealt again only when asked for, its clock
+    readings left in the planes till read) plays on as the session that was recorded: the same
+    readings, and a restart and more moves give the same position, counters and clock."""
+    from carpet.formats import check
+
+    for seed in range(4):
+        played = random_session(GAMES[game], seed, 70, check=False)
+        data = encode(record(played, new_header(played, created=CREATED, tool="test")))
+        _, read = check(data)
+        assert list(read.events) == list(played.events)
+        assert (read.clock_ms, read.earlier_attempts_ms) == (played.clock_ms, played.earlier_attempts_ms)
+        clock = max(played.clock_ms, 1) + 1000
+        for session in (read, played):
+            session.act(RESTART, clock)
+            for k in range(5):
+                legal = session.legal_actions()
+                if legal:
+                    session.act(legal[(seed + k) % len(legal)], 100 * (k + 1))
+        assert read.state.digest() == played.state.digest()
+        assert (read.moves, read.score, read.clock_ms, read.earlier_attempts_ms, list(read.events)) == \
+            (played.moves, played.score, played.clock_ms, played.earlier_attempts_ms, list(played.events))
 
 
 def test_a_log_made_in_code_with_a_clock_out_of_order_is_refused_by_the_writer_in_one_line():
