@@ -29,6 +29,7 @@ from .numbering import fast_dealing_order
 
 ACE = 0
 _ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops them by bytes.translate
+_ACE_MARKS = bytes(card < 52 and card % 13 == ACE for card in range(256))  # card -> 1 for an ace, else 0
 _NOWHERE = b""  # _NOWHERE.find: a carpet where nothing is found (carpet-foster's first phase)
 
 
@@ -50,7 +51,7 @@ def dealt(variant, deal) -> CarpetState:
         rest = bytes(order).translate(None, _ACES)  # [card for card in order if card % 13 != ACE]
         state.found = [1, 1, 1, 1]
         state.cells = list(rest[:CELLS])
-        state.stock = tuple(rest[CELLS:])
+        state.stock = rest[CELLS:]
         state.drawn = state.score = 0
         state.phase = 2
         # _settle: 28 cards left to turn, so update_status finds an action
@@ -58,11 +59,11 @@ def dealt(variant, deal) -> CarpetState:
         return state
     found = [0, 0, 0, 0]
     cells = order[:CELLS]
-    stock = tuple(order[CELLS:])
+    stock = bytes(order[CELLS:])
     drawn = 0
-    for cell in sorted(map(bytes(cells).find, _ACES)):  # the aces on the carpet (-1: not there)
-        if cell < 0:
-            continue
+    aces = bytes(cells).translate(_ACE_MARKS)  # 1 where an ace was dealt to the carpet
+    cell = aces.find(1)
+    while cell >= 0:  # row by row
         found[cells[cell] // 13] = 1  # _ace_out
         cells[cell] = EMPTY
         while drawn < len(stock):  # _refill_from_stock
@@ -72,13 +73,19 @@ def dealt(variant, deal) -> CarpetState:
                 cells[cell] = card
                 break
             found[card // 13] = 1  # _ace_out
+        cell = aces.find(1, cell + 1)
     state.found, state.cells, state.stock, state.drawn = found, cells, stock, drawn
     state.score = sum(found)  # one for each ace gone up
     # _settle: phase 2 at once where no carpet card can go up (the foundations started hold
     # their ace alone, so the cards wanted are their twos); and as at most 4 of the 32 stock
     # cards are drawn, a card is left to turn in phase 2: update_status finds an action
     a, b, c, d = found
-    state.phase = 1 if (a and 1 in cells) or (b and 14 in cells) or (c and 27 in cells) or (d and 40 in cells) else 2
+    if a or b or c or d:
+        board = bytes(cells)  # (no gap: each ace's cell was refilled, from a stock of 32 cards)
+        wanted = (a and 1 in board) or (b and 14 in board) or (c and 27 in board) or (d and 40 in board)
+        state.phase = 1 if wanted else 2
+    else:
+        state.phase = 2
     state.status = PLAYING
     return state
 

@@ -85,8 +85,9 @@ class Session:
             #: new_state and plays on at once): the snapshot restart needs is dealt again if asked for
             self.state = state
             self._start = None
-        #: every event accepted, as (action, clock reading in ms)
-        self.events = Events()
+        #: every event accepted, as (action, clock reading in ms): None in a session made on a
+        #: state given (the one replay's, formats/replay.py, which fills them once it has played)
+        self.events = Events() if state is None else None
         self.moves = 0
         self.bonus = 0
         self.clock_ms = 0

@@ -237,6 +237,11 @@ def codec(family: str) -> tuple[Callable, Callable]:
     return CODECS.get(family, (_raw, _raw))
 
 
+def shared_decoder(family: str) -> Callable | None:
+    """The family's decoder where one serves every replay (what :func:`decoder` gives), else None."""
+    return None if family in _DECODERS else codec(family)[1]
+
+
 def decoder(state) -> Callable:
     """code -> action for replaying from ``state`` on (the same function as ``codec``'s, made once)."""
     family = state.variant.family

@@ -39,7 +39,7 @@ from carpet.core import CarpetError, Session
 from carpet.core.game import HINT, PLAYING, RESTART, UNDO, WON, blake2b  # (core.game.position_digest's)
 from carpet.core.session import Events
 
-from .codec import NO_ACTION, codec, decoder
+from .codec import NO_ACTION, codec, decoder, shared_decoder
 
 
 class ReplayError(CarpetError):
@@ -380,9 +380,9 @@ def _win_bonus(variant, fast) -> Callable[[int], int]:
 
 
 def _set_up(variant, fast) -> tuple:
-    """For :func:`_run_codes`: the bulk replay, its family's ``play_codes`` and the win bonus,
-    worked out once a game."""
-    return (fast, fast.play_codes, _win_bonus(variant, fast))
+    """For :func:`_run_codes`: the bulk replay, its family's ``play_codes``, the win bonus and
+    the decoder (None where the family makes one for each replay), worked out once a game."""
+    return fast, fast.play_codes, _win_bonus(variant, fast), shared_decoder(variant.family)
 
 
 def _run_codes(session: Session, items, deltas, meta) -> Session | None:
@@ -398,12 +398,13 @@ def _run_codes(session: Session, items, deltas, meta) -> Session | None:
     set_up = _SET_UP.get(variant.id)
     if set_up is None or set_up[0] is not fast:
         set_up = _SET_UP[variant.id] = _set_up(variant, fast)
-    _, kernel, win_bonus = set_up
+    _, kernel, win_bonus, decode = set_up
     state = session.state
+    if decode is None:
+        decode = decoder(state)
     cls = type(state)
     state.__class__ = _LEAN.get(cls) or _lean_class(cls)
     actions = array("I")
-    decode = decoder(state)
     n = len(items)
     try:
         # moves alone (the usual log): one run in bulk, then the plain way on from where it stopped
