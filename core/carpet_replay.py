@@ -315,10 +315,10 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
     except ValueError:
         board = bytearray(array("b", state.cells))  # (a gap: -1 as a signed byte)
     append, push, take, find = actions.append, waste.append, waste.pop, board.find
-    # the aces in the stock: those of the foundations not started (carpet-foster's); till the
-    # last is up a turn tests its card, then the whole stock turns without (limit)
-    aces = (not a) + (not b) + (not c) + (not d)
-    limit = 0 if aces else nstock
+    # the aces in the stock (carpet-foster's): a turn before the next one (limit) pushes its card
+    # at once, the turn of an ace puts it up and finds the next
+    aces_at = bytes(stock).translate(_ACE_MARKS)
+    limit = aces_at.find(1, drawn) % (nstock + 1)  # (-1, none left: nstock)
     turnable = nstock
     if phase == 1:  # nothing found, nothing turned: every code to the first phase's case
         find, limit, turnable = _NOWHERE.find, 0, 0
@@ -326,7 +326,7 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
     for code in codes[i:end]:
         if code == 8:  # the commonest code first
             # _turn: the stock top onto the waste; an ace (carpet-foster) to its foundation
-            if drawn < limit:  # (no ace left in the stock)
+            if drawn < limit:  # (no ace before limit)
                 push(stock[drawn])
                 drawn += 1
                 append(TURN)
@@ -339,9 +339,7 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
                     push(card)
                 else:
                     need[card // 13 + 3] += 1  # _ace_out (never the 52nd card: a card is left to turn)
-                    aces -= 1
-                    if not aces:
-                        limit = nstock
+                limit = aces_at.find(1, drawn) % (nstock + 1)
                 continue
         elif code < 7:
             # codec: the card the foundation of suit code - 3 needs, from the carpet
@@ -419,8 +417,7 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
                 find = board.find
                 if find(need[3]) < 0 and find(need[4]) < 0 and find(need[5]) < 0 and find(need[6]) < 0:
                     phase, turnable = 2, nstock
-                    aces = (need[3] == 0) + (need[4] == 13) + (need[5] == 26) + (need[6] == 39)
-                    limit = 0 if aces else nstock
+                    limit = aces_at.find(1, drawn) % (nstock + 1)
                 else:
                     find = _NOWHERE.find
                 continue
@@ -448,8 +445,8 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
         need = [52, 52, 52, a, b + 13, c + 26, d + 39]
         board = bytearray(array("b", state.cells))
         push, take, find = waste.append, waste.pop, board.find
-        aces = (not a) + (not b) + (not c) + (not d)
-        limit = 0 if aces else nstock
+        aces_at = bytes(stock).translate(_ACE_MARKS)
+        limit = aces_at.find(1, drawn) % (nstock + 1)
         turnable = nstock
         if phase == 1:
             find, limit, turnable = _NOWHERE.find, 0, 0
