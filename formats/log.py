@@ -660,11 +660,17 @@ def _v2_common(data: bytes) -> tuple | None:
     clock skipped.  None for any other log and for any log with something wrong: :func:`_decode_v2_binary` then reads it and says what.  Every check of that
     reading is made here too (its bounds by the end check: the summary ends where the digest
     begins); tests/test_log.py pins the two to each other, on good logs and bad."""
-    try:
-        start, end = _unext(data)
-        if end - start < 32 or data[start] != 2 or data[start + 2] != _COMMON_RULES:
-            return None
-    except (LogError, IndexError):
+    head = data[:1]  # the ext's first byte: its length in one byte (0xC7) or two (0xC8) as a rule
+    if head == b"\xc7":
+        start = 3
+        end = 3 + data[1] if len(data) > 3 else 0
+    elif head == b"\xc8":
+        start = 4
+        end = 4 + (data[1] << 8 | data[2]) if len(data) > 4 else 0
+    else:
+        return None
+    if end != len(data) or end - start < 32 or data[start - 1] != EXT_TYPE or data[start] != 2 \
+            or data[start + 2] != _COMMON_RULES:
         return None
     game = _GAME_BY_CODE.get(data[start + 1])
     if game not in GAMES:  # (None: a code no game has)
@@ -674,25 +680,37 @@ def _v2_common(data: bytes) -> tuple | None:
         deal_value, pos = _varint_at(data, start + 3, stop, "deal")
         layout = data[pos:pos + 4]
         created, pos = _varint_at(data, pos + 4, stop, "created")
-        if created > 2**47 or pos + 4 > stop or data[pos] != 3 \
+        if created > 2**47 or pos + 5 > stop or data[pos] != 3 \
                 or (data[pos + 1] | data[pos + 2] | data[pos + 3]) >= 0x80:  # _get_tool's "carpet M.m.p"
             return None
         tool = f"carpet {data[pos + 1]}.{data[pos + 2]}.{data[pos + 3]}"
-        n, pos = _varint_at(data, pos + 4, stop, "events")
-        if n > stop:
-            return None
+        n = data[pos + 4]  # the number of events: one byte as a rule (and each field below)
+        if n < 0x80:
+            pos += 5
+        else:
+            n, pos = _varint_at(data, pos + 4, stop, "events")
+            if n > stop:
+                return None
         r = _Reader(data, pos, stop)
-        codes, deltas, meta = unpack_planes(r, n)
+        half = (n + 1) >> 1
+        if data[pos] == _HALF_BYTES and pos + 1 + 2 * half + n <= stop and _LITTLE:
+            codes, deltas, meta = _unpack_half_bytes(r, n, half)
+        else:
+            codes, deltas, meta = unpack_planes(r, n)
         pos = r.pos
-        status = data[pos]
-        score, pos = _varint_at(data, pos + 1, stop, "score")
-        moves, pos = _varint_at(data, pos, stop, "moves")
-        left, pos = _varint_at(data, pos, stop, "redeals")
+        status, score, moves, left = data[pos:pos + 4]
+        if score | moves | left < 0x80:
+            pos += 4
+        else:
+            score, pos = _varint_at(data, pos + 1, stop, "score")
+            moves, pos = _varint_at(data, pos, stop, "moves")
+            left, pos = _varint_at(data, pos, stop, "redeals")
         elapsed, pos = _varint_at(data, pos, stop, "clock")
-        jumps, pos = _varint_at(data, pos, stop, "clock jumps")
-    except (LogError, IndexError):
+        jumps = data[pos]
+        pos += 1
+    except (LogError, IndexError, ValueError):  # (ValueError: fewer than four bytes to unpack)
         return None
-    if status >= 3 or jumps & 1 or pos + 4 != stop or _digest_v2(data[start:stop]) != data[stop:]:
+    if status >= 3 or jumps >= 0x80 or jumps & 1 or pos + 4 != stop or _digest_v2(data[start:stop]) != data[stop:]:
         return None
     header = Header(FORMAT, 2, game, RULES_VERSION, "pysol",
                     f"ms{deal_value >> 1}" if deal_value & 1 else str(deal_value >> 1), layout.hex(),

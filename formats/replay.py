@@ -408,7 +408,8 @@ def _run_codes(session: Session, items, deltas, meta) -> Session | None:
     n = len(items)
     try:
         # moves alone (the usual log): one run in bulk, then the plain way on from where it stopped
-        j = 0 if HINT in marks or RESTART in marks else kernel(state, items, 0, n, actions, decode)
+        moves_only = not (HINT in marks or RESTART in marks)
+        j = kernel(state, items, 0, n, actions, decode) if moves_only else 0
         if j == n:
             moves, bonus = n, (win_bonus(n) if state.status == WON else 0)
         else:
@@ -422,7 +423,11 @@ def _run_codes(session: Session, items, deltas, meta) -> Session | None:
     cls.update_status(state)  # the status in full at the end
     session.events = DeltaEvents(actions=actions, deltas=deltas)
     session.moves, session.bonus = moves, bonus
-    session.clock_ms, session.earlier_attempts_ms = delta_sums(marks, deltas, n)
+    if moves_only:  # one attempt: the clock is every delta summed
+        session.clock_ms, session.earlier_attempts_ms = deltas.total() if type(deltas) is PackedDeltas \
+            else sum(deltas), 0
+    else:
+        session.clock_ms, session.earlier_attempts_ms = delta_sums(marks, deltas, n)
     return session
 
 
