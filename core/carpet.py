@@ -84,7 +84,7 @@ class CarpetState(State):
         if variant.foster:
             self.found = [0, 0, 0, 0]
             self.cells = order[:CELLS]
-            self.stock: bytes = bytes(order[CELLS:])  # (read only: as bytes, its digest takes it as it is)
+            self.stock: tuple[int, ...] = tuple(order[CELLS:])
             self.phase = 1
             for cell in range(CELLS):  # aces dealt to the carpet, row by row (decision)
                 card = self.cells[cell]
@@ -96,7 +96,7 @@ class CarpetState(State):
             rest = [card for card in order if card % 13 != ACE]
             self.found = [1, 1, 1, 1]
             self.cells = rest[:CELLS]
-            self.stock = bytes(rest[CELLS:])
+            self.stock = tuple(rest[CELLS:])
         self._settle()
 
     # --- rules ----------------------------------------------------------------------

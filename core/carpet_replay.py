@@ -51,7 +51,7 @@ def dealt(variant, deal) -> CarpetState:
         rest = bytes(order).translate(None, _ACES)  # [card for card in order if card % 13 != ACE]
         state.found = [1, 1, 1, 1]
         state.cells = list(rest[:CELLS])
-        state.stock = rest[CELLS:]
+        state.stock = tuple(rest[CELLS:])
         state.drawn = state.score = 0
         state.phase = 2
         # _settle: 28 cards left to turn, so update_status finds an action
@@ -59,7 +59,7 @@ def dealt(variant, deal) -> CarpetState:
         return state
     found = [0, 0, 0, 0]
     cells = order[:CELLS]
-    stock = bytes(order[CELLS:])
+    stock = tuple(order[CELLS:])
     drawn = 0
     aces = bytes(cells).translate(_ACE_MARKS)  # 1 where an ace was dealt to the carpet
     cell = aces.find(1)
@@ -96,7 +96,7 @@ def position_bytes(state) -> bytes:
     cells = _SIGNED[:]
     cells.fromlist(state.cells)
     waste = state.waste
-    stock = bytes(state.stock[state.drawn:])  # (bytes as the deal makes it: itself)
+    stock = bytes(state.stock[state.drawn:])
     return b"".join((cells.tobytes().translate(PLUS_ONE), bytes((*state.found, state.phase, len(stock))), stock,
                      bytes((len(waste), *waste))))
 
@@ -322,10 +322,10 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
     except ValueError:
         board = bytearray(array("b", state.cells))  # (a gap: -1 as a signed byte)
     append, push, take, find = actions.append, waste.append, waste.pop, board.find
-    # the aces in the stock (carpet-foster's): a turn before the next one (limit) pushes its card
-    # at once, the turn of an ace puts it up and finds the next
-    aces_at = bytes(stock).translate(_ACE_MARKS)
-    limit = aces_at.find(1, drawn) % (nstock + 1)  # (-1, none left: nstock)
+    # the aces in the stock (carpet-foster's, while a foundation is not started): a turn before
+    # the next one (limit) pushes its card at once, the turn of an ace puts it up and finds the next
+    aces_at = None if a and b and c and d else bytes(stock).translate(_ACE_MARKS)
+    limit = nstock if aces_at is None else aces_at.find(1, drawn) % (nstock + 1)  # (-1, none left: nstock)
     turnable = nstock
     if phase == 1:  # nothing found, nothing turned: every code to the first phase's case
         find, limit, turnable = _NOWHERE.find, 0, 0
@@ -424,6 +424,7 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
                 find = board.find
                 if find(need[3]) < 0 and find(need[4]) < 0 and find(need[5]) < 0 and find(need[6]) < 0:
                     phase, turnable = 2, nstock
+                    aces_at = bytes(stock).translate(_ACE_MARKS)
                     limit = aces_at.find(1, drawn) % (nstock + 1)
                 else:
                     find = _NOWHERE.find
@@ -452,8 +453,8 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
         need = [52, 52, 52, a, b + 13, c + 26, d + 39]
         board = bytearray(array("b", state.cells))
         push, take, find = waste.append, waste.pop, board.find
-        aces_at = bytes(stock).translate(_ACE_MARKS)
-        limit = aces_at.find(1, drawn) % (nstock + 1)
+        aces_at = None if a and b and c and d else bytes(stock).translate(_ACE_MARKS)
+        limit = nstock if aces_at is None else aces_at.find(1, drawn) % (nstock + 1)
         turnable = nstock
         if phase == 1:
             find, limit, turnable = _NOWHERE.find, 0, 0

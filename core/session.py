@@ -96,6 +96,12 @@ class Session:
         #: for undo: (state snapshot, moves) before each position-changing action
         self._history: list[tuple[object, int]] = []
 
+    def remember_start(self) -> None:
+        """Take the snapshot restart brings back from the present position, where it is the deal's:
+        a session made on a given state (the one replay's), before it plays events with a restart."""
+        if self._start is None:
+            self._start = self.state.snapshot()
+
     @property
     def _initial(self) -> object:
         """The deal's position as a snapshot (what restart brings back)."""

@@ -409,6 +409,8 @@ def _run_codes(session: Session, items, deltas, meta) -> Session | None:
     try:
         # moves alone (the usual log): one run in bulk, then the plain way on from where it stopped
         moves_only = not (HINT in marks or RESTART in marks)
+        if not moves_only and RESTART in marks:
+            session.remember_start()  # (the deal's position: nothing is played yet)
         j = kernel(state, items, 0, n, actions, decode) if moves_only else 0
         if j == n:
             moves, bonus = n, (win_bonus(n) if state.status == WON else 0)
@@ -457,6 +459,8 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     if n < len(items):
         items = items[:n]
     meta = items if meta is None else meta[:n] if n < len(meta) else meta
+    if RESTART in meta:
+        session.remember_start()  # (the deal's position: nothing is played yet)
     cls = type(state)
     full_status = cls.update_status
     encode = codec(variant.family)[0] if want_codes else None
