@@ -42,7 +42,7 @@ def dealt(variant, deal) -> CarpetState:
     (numbering.fast_dealing_order), then carpet and carpet-auto's deal with the aces taken out by
     one filter, carpet-foster's with each ace dealt to the carpet put up and its cell refilled
     from the stock, row by row (aces turned up on the way go up too)."""
-    order, _rng = fast_dealing_order(deal, 52)
+    order, _ = fast_dealing_order(deal, 52, generator=False)  # (carpet draws nothing after its deal)
     state = CarpetState.__new__(CarpetState)
     state.variant = variant
     state.redeals_used = 0
@@ -330,7 +330,7 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
     if phase == 1:  # nothing found, nothing turned: every code to the first phase's case
         find, limit, turnable = _NOWHERE.find, 0, 0
     start, first = i, len(actions) - i  # the next event's index is len(actions) - first
-    for code in codes[i:end]:
+    for code in codes if i == 0 and end == len(codes) else codes[i:end]:  # (a whole log: no copy)
         if code == 8:  # the commonest code first
             # _turn: the stock top onto the waste; an ace (carpet-foster) to its foundation
             if drawn < limit:  # (no ace before limit)

@@ -99,13 +99,15 @@ class MicrosoftRandom:
     __slots__ = ("x", "high")
 
     def __init__(self, seed: int) -> None:
-        # high: 0 for seeds below 2^31, 1 for 2^31..2^32-1 (0x8000 or-ed in), 2 above
+        self.x, self.high = self.start(seed)
+
+    @staticmethod
+    def start(seed: int) -> tuple[int, int]:
+        """The state a seed starts the generator in: x, and high: 0 for seeds below 2^31, 1 for
+        2^31..2^32-1 (0x8000 or-ed in), 2 above."""
         if seed < 1 << 32:
-            self.x = seed
-            self.high = 1 if seed >= 1 << 31 else 0
-        else:
-            self.x = seed - (1 << 32)
-            self.high = 2
+            return seed, 1 if seed >= 1 << 31 else 0
+        return seed - (1 << 32), 2
 
     def draw(self) -> int:
         self.x = (self.x * 214013 + 2531011) & (MS_LIMIT - 1)
@@ -215,14 +217,21 @@ def dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRan
 _SWAPS: dict[int, tuple] = {}
 
 
-def fast_dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRandom | TwisterRandom"]:
-    """:func:`dealing_order`, the same cards and the same generator after it, its shuffle by
-    :func:`fast_shuffle`; pinned to it by tests/test_fast_replay.py over deal numbers of every range."""
+def fast_dealing_order(deal: Deal, card_count: int, *, generator: bool = True
+                       ) -> tuple[list[int], "MicrosoftRandom | TwisterRandom | None"]:
+    """:func:`dealing_order`, the same cards and the same generator after it (None without
+    ``generator``, for a game that draws nothing after its deal), its shuffle by :func:`fast_shuffle`;
+    pinned to it by tests/test_fast_replay.py over deal numbers of every range."""
     if not deal.microsoft:
-        return dealing_order(deal, card_count)
-    rng = MicrosoftRandom(deal.number)
+        items, rng = dealing_order(deal, card_count)
+        return items, rng if generator else None
     items = list(_MS_ORDER) if card_count == 52 else list(range(card_count))
-    fast_shuffle(items, rng)
+    if generator:
+        rng = MicrosoftRandom(deal.number)
+        fast_shuffle(items, rng)
+    else:
+        rng = None
+        _ms_shuffle(items, *MicrosoftRandom.start(deal.number))
     items.reverse()
     return items, rng
 
@@ -239,12 +248,19 @@ def fast_shuffle(items: list, rng: "MicrosoftRandom | TwisterRandom") -> None:
     if not isinstance(rng, MicrosoftRandom):
         rng.shuffle(items)
         return
+    x0 = rng.x
+    _, jump_a, jump_c, *_ = _ms_shuffle(items, x0, rng.high)
+    rng.x = (jump_a * x0 + jump_c) % MS_LIMIT
+
+
+def _ms_shuffle(items: list, x0: int, high: int) -> tuple:
+    """:func:`fast_shuffle` of a Microsoft generator in state (x0, high), the generator left as it
+    was; returns the plan of the shuffle (:func:`_swap_plan`: the jump over it among the rest)."""
     count = len(items)
     plan = _SWAPS.get(count)
     if plan is None:
         plan = _swap_plan(count)
-    swaps, jump_a, jump_c, sizes, many_a, many_c = plan
-    x0, high = rng.x, rng.high
+    swaps, _, _, sizes, many_a, many_c = plan
     if high < 2 and count > 16:  # (the loop below is quicker for fewer: measured on CPython 3.11)
         for n, j in zip(range(count - 1, 0, -1), map(mod, _draws(x0, high, many_a, many_c, count - 1), sizes)):
             items[n], items[j] = items[j], items[n]
@@ -266,7 +282,7 @@ def fast_shuffle(items: list, rng: "MicrosoftRandom | TwisterRandom") -> None:
             x = (x * 214013 + 2531011) & 0xFFFFFFFF
             j = ((x >> 16) + 1) % size
             items[n], items[j] = items[j], items[n]
-    rng.x = (jump_a * x0 + jump_c) % MS_LIMIT
+    return plan
 
 
 def _swap_plan(count: int) -> tuple:

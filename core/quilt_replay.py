@@ -39,7 +39,7 @@ def plays(variant) -> bool:
 def dealt(variant, deal) -> QuiltState:
     """``variant.new_state(deal)`` (QuiltState.__init__): the shuffle by its fast copy
     (numbering.fast_dealing_order), the bases taken out by one filter."""
-    order, _rng = fast_dealing_order(deal, DECK_CARDS)
+    order, _ = fast_dealing_order(deal, DECK_CARDS, generator=False)  # (no draw after the deal)
     state = QuiltState(variant, None)
     rest = list(bytes(order).translate(None, _BASES))  # [card for card in order if card not in BASES]
     state.cells = rest[:CELLS] + [EMPTY]

@@ -652,6 +652,7 @@ def _varint_at(data: bytes, pos: int, stop: int, what: str) -> tuple[int, int]:
 
 
 _COMMON_RULES = RULES_VERSION << 2  # the rules byte of a log of these rules and numbering "pysol"
+_TOOLS: dict[bytes, str] = {}  # the three bytes of a tool "carpet M.m.p" -> its text
 
 
 def _v2_common(data: bytes) -> tuple | None:
@@ -683,7 +684,11 @@ def _v2_common(data: bytes) -> tuple | None:
         if created > 2**47 or pos + 5 > stop or data[pos] != 3 \
                 or (data[pos + 1] | data[pos + 2] | data[pos + 3]) >= 0x80:  # _get_tool's "carpet M.m.p"
             return None
-        tool = f"carpet {data[pos + 1]}.{data[pos + 2]}.{data[pos + 3]}"
+        tool = _TOOLS.get(data[pos + 1:pos + 4])  # the same few for every log read: made once each
+        if tool is None:
+            tool = f"carpet {data[pos + 1]}.{data[pos + 2]}.{data[pos + 3]}"
+            if len(_TOOLS) < 64:
+                _TOOLS[data[pos + 1:pos + 4]] = tool
         n = data[pos + 4]  # the number of events: one byte as a rule (and each field below)
         if n < 0x80:
             pos += 5

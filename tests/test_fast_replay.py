@@ -173,6 +173,7 @@ def test_the_fast_shuffle_equals_the_plain_one(cards):
         order, rng = dealing_order(deal, cards)
         fast_order, fast_rng = fast_dealing_order(deal, cards)
         assert (fast_order, type(fast_rng), fast_rng.getstate()) == (order, type(rng), rng.getstate()), text
+        assert fast_dealing_order(deal, cards, generator=False) == (order, None), text
 
 
 @pytest.mark.parametrize("game", FAST)
