@@ -7,7 +7,7 @@ tests/test_fast_replay.py and tests/test_carpet_fast_extra.py pin it to that one
   ``_settle`` at its end);
 - :func:`position_bytes`: ``CarpetState.position_bytes``;
 - :func:`play_codes` (its own loop where a later undo takes events back, the tighter one of
-  :func:`_free` where nothing is): decoding (formats/codec.py, ``carpet_action``) and ``CarpetState.apply``
+  :func:`play_moves` where nothing is): decoding (formats/codec.py, ``carpet_action``) and ``CarpetState.apply``
   with the lean replay's ``update_won`` (``_cell_to_foundation``, ``_waste_to_foundation``,
   ``_turn``, ``_waste_fill``, ``_stock_fill``, carpet-foster's ``_refill_from_stock`` and
   ``_settle``), written out in one loop, and anything else through the plain ``decode`` and
@@ -21,7 +21,7 @@ from __future__ import annotations
 from array import array
 
 from carpet.core.errors import CarpetError
-from carpet.core.game import PLAYING, PLUS_ONE, RESTART, WON
+from carpet.core.game import LOST, PLAYING, PLUS_ONE, RESTART, WON
 
 from .carpet import CELL_TO_FOUNDATION, CELLS, EMPTY, STOCK_FILL, TURN, WASTE_FILL, WASTE_TO_FOUNDATION, CarpetState
 from .numbering import fast_dealing_order
@@ -104,6 +104,33 @@ def position_bytes(state) -> bytes:
 _SIGNED = array("b")  # copied, then filled: quicker than array("b", cells)
 
 
+def update_status(state) -> None:
+    """CarpetState.update_status, the carpet searched as bytes (a gap 255): won, or an action left
+    (a turn, the waste top to its foundation or into a gap, a carpet card to its foundation), or lost."""
+    found = state.found
+    a, b, c, d = found
+    if a + b + c + d == 52:
+        state.status = WON
+        return
+    if state.drawn < len(state.stock) and state.phase == 2:
+        state.status = PLAYING
+        return
+    cells = _SIGNED[:]
+    cells.fromlist(state.cells)
+    board = cells.tobytes()
+    waste = state.waste
+    if waste:
+        top = waste[-1]
+        count = found[top // 13]
+        if (count and top % 13 == count) or (state.variant.player_fills and 255 in board):
+            state.status = PLAYING
+            return
+    # a carpet card that fits: the card a started, unfinished foundation takes next
+    fits = (0 < a < 13 and a in board) or (0 < b < 13 and b + 13 in board) or (0 < c < 13 and c + 26 in board) \
+        or (0 < d < 13 and d + 39 in board)
+    state.status = PLAYING if fits else LOST
+
+
 def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, snaps=None, base: int = 0) -> int:
     """Play ``codes[i:end]`` (version-2 carpet codes) on ``state`` until one the fast path and the
     plain way cannot play here; append each event's action index to ``actions``.  Returns the
@@ -113,13 +140,13 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
     (replay.undone); before each of them the position is saved in ``snaps[base + k]``, k the
     events played so far in this call, as the caller's undo stack numbers them.
 
-    With nothing taken back (the usual log), the tighter loop of :func:`_free`.  Where events are
-    taken back, this loop of its own: played in stretches by _free, as core/grid_replay.py does, the
-    undo-heavy random games lost a fifth of their speed to _free's set-up and write-back per stretch
+    With nothing taken back (the usual log), the tighter loop of :func:`play_moves`.  Where events are
+    taken back, this loop of its own: played in stretches by play_moves, as core/grid_replay.py does, the
+    undo-heavy random games lost a fifth of their speed to play_moves's set-up and write-back per stretch
     (measured: carpet's random games, 2.0x the kept copy of 778fb62's path, fell to 1.6x).
     """
     if undone is None:
-        return _free(state, codes, i, end, actions, decode)
+        return play_moves(state, codes, i, end, actions, decode)
     if i >= end or state.status == WON:
         return i
     v = state.variant
@@ -129,7 +156,7 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
     nstock, total = len(stock), sum(found)
     apply, append, push, take, where = state.apply, actions.append, waste.append, waste.pop, cells.index
     start = i
-    nxt = undone.find(1, i, end)  # (undone is given here: the usual log went to _free)
+    nxt = undone.find(1, i, end)  # (undone is given here: the usual log went to play_moves)
     for i, code in enumerate(codes[i:end], i):
         if i == nxt:  # a later undo takes this event back: the position before it is saved
             state.drawn, state.score = drawn, score
@@ -286,7 +313,7 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
     return i
 
 
-def _free(state, codes, i: int, end: int, actions, decode) -> int:
+def play_moves(state, codes, i: int, end: int, actions, decode) -> int:
     """:func:`play_codes` with nothing taken back (the usual log): the moves played without the
     undo bookkeeping, and with the position kept in other forms while the loop runs, written back
     when it stops:
@@ -467,4 +494,4 @@ def _free(state, codes, i: int, end: int, actions, decode) -> int:
     return i
 
 
-__all__ = ["dealt", "play_codes", "plays", "position_bytes"]
+__all__ = ["dealt", "play_codes", "play_moves", "plays", "position_bytes", "update_status"]

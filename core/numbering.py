@@ -70,6 +70,19 @@ class Deal:
         return self.text
 
 
+_new_object = object.__new__
+_set_number, _set_microsoft = Deal.number.__set__, Deal.microsoft.__set__  # (the slots' own setters)
+
+
+def make_deal(number: int, microsoft: bool) -> Deal:
+    """``Deal(number, microsoft)``, its slots filled without the call of its class and ``__init__``
+    (every log read makes one)."""
+    deal = _new_object(Deal)
+    _set_number(deal, number)
+    _set_microsoft(deal, microsoft)
+    return deal
+
+
 def parse_deal(text: str) -> Deal:
     """``'1'``, ``'#1'``, ``'ms1'`` -> the same deal; anything else outside the numbering fails."""
     t = str(text).strip().lower()

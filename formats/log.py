@@ -36,7 +36,7 @@ import msgspec
 
 from carpet.core import CarpetError, GAMES, Session, Variant, get_game, parse_deal
 from carpet.core.game import FIRST_ACTION, RESTART
-from carpet.core.numbering import MS_LIMIT, MS_PLAIN_LIMIT, MT_LIMIT, Deal
+from carpet.core.numbering import MS_LIMIT, MS_PLAIN_LIMIT, MT_LIMIT, Deal, make_deal
 from carpet.core.session import CLOCK_LIMIT, Events
 
 from . import codec as _codec
@@ -820,8 +820,8 @@ def _deal_of(value: int) -> Deal | None:
     says what is wrong with the text (tests/test_log.py pins it to parse_deal)."""
     number = value >> 1
     if value & 1:
-        return Deal(number, True) if 0 < number < MS_LIMIT else None
-    return Deal(number, False) if MS_PLAIN_LIMIT <= number < MT_LIMIT else None
+        return make_deal(number, True) if 0 < number < MS_LIMIT else None
+    return make_deal(number, False) if MS_PLAIN_LIMIT <= number < MT_LIMIT else None
 
 
 def _newer(version: int) -> LogError:

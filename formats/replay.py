@@ -380,9 +380,12 @@ def _win_bonus(variant, fast) -> Callable[[int], int]:
 
 
 def _set_up(variant, fast) -> tuple:
-    """For :func:`_run_codes`: the bulk replay, its family's ``play_codes``, the win bonus and
-    the decoder (None where the family makes one for each replay), worked out once a game."""
-    return fast, fast.play_codes, _win_bonus(variant, fast), shared_decoder(variant.family)
+    """For :func:`_run_codes`: the bulk replay, its family's ``play_codes``, the win bonus, the
+    decoder (None where the family makes one for each replay), the bulk replay of moves with nothing
+    taken back (the family's ``play_moves``, else ``play_codes``) and the full status at the end (the
+    family's copy of ``update_status``, or None), worked out once a game."""
+    return (fast, fast.play_codes, _win_bonus(variant, fast), shared_decoder(variant.family),
+            getattr(fast, "play_moves", fast.play_codes), getattr(fast, "update_status", None))
 
 
 def _run_codes(session: Session, items, deltas, meta) -> Session | None:
@@ -398,7 +401,7 @@ def _run_codes(session: Session, items, deltas, meta) -> Session | None:
     set_up = _SET_UP.get(variant.id)
     if set_up is None or set_up[0] is not fast:
         set_up = _SET_UP[variant.id] = _set_up(variant, fast)
-    _, kernel, win_bonus, decode = set_up
+    _, kernel, win_bonus, decode, moves_kernel, final_status = set_up
     state = session.state
     if decode is None:
         decode = decoder(state)
@@ -411,7 +414,7 @@ def _run_codes(session: Session, items, deltas, meta) -> Session | None:
         moves_only = not (HINT in marks or RESTART in marks)
         if not moves_only and RESTART in marks:
             session.remember_start()  # (the deal's position: nothing is played yet)
-        j = kernel(state, items, 0, n, actions, decode) if moves_only else 0
+        j = moves_kernel(state, items, 0, n, actions, decode) if moves_only else 0
         if j == n:
             moves, bonus = n, (win_bonus(n) if state.status == WON else 0)
         else:
@@ -422,7 +425,7 @@ def _run_codes(session: Session, items, deltas, meta) -> Session | None:
         return None
     finally:
         state.__class__ = cls
-    cls.update_status(state)  # the status in full at the end
+    (final_status or cls.update_status)(state)  # the status in full at the end
     session.events = DeltaEvents(actions=actions, deltas=deltas)
     session.moves, session.bonus = moves, bonus
     if moves_only:  # one attempt: the clock is every delta summed

@@ -160,3 +160,32 @@ def test_events_played_the_plain_way_mid_run(name):
             actions = array("I")
             assert fast.play_codes(state, mixed, 0, len(mixed), actions, decoder(state)) == len(mixed)
             assert list(actions) == [a for a, _ in session.events]
+
+
+@pytest.mark.parametrize("name", CARPETS)
+def test_the_fast_status_is_update_status_in_every_kind_of_position(name):
+    """carpet_replay.update_status (the full status at the end of a bulk replay) decides as
+    CarpetState.update_status does: every position of random and played games, lost ones among
+    them, carpet-foster's first phase, gaps, an empty stock."""
+    variant = GAMES[name]
+    rng = random.Random(f"status {name}")
+    seen = set()
+    for k, deal in enumerate(deals(120, rng)):
+        session = Session(variant, deal)
+        states = [session.state.snapshot()]
+        for _ in range(300):
+            actions = session.legal_actions()
+            if not actions:
+                break
+            session.act(actions[0] if k % 2 else rng.choice(actions), 0)
+            states.append(session.state.snapshot())
+        for snap in states:
+            plain, copy = variant.new_state(deal), variant.new_state(deal)
+            plain.restore(snap)
+            copy.restore(snap)
+            plain.status = copy.status = None
+            plain.update_status()
+            fast.update_status(copy)
+            assert copy.status == plain.status, (name, deal, snap)
+            seen.add(plain.status)
+    assert seen == {"playing", "won", "lost"}
