@@ -313,6 +313,15 @@ def play_codes(state, codes, i: int, end: int, actions, decode, undone=None, sna
     return i
 
 
+def _next_ace(aces_at: bytes | None, drawn: int, nstock: int) -> int:
+    """The place of the stock's next ace from ``drawn`` on (``aces_at``: 1 where the stock holds an
+    ace, None where every foundation is started), ``nstock`` where none is left."""
+    if aces_at is None:
+        return nstock
+    at = aces_at.find(1, drawn)
+    return nstock if at < 0 else at
+
+
 def play_moves(state, codes, i: int, end: int, actions, decode) -> int:
     """:func:`play_codes` with nothing taken back (the usual log): the moves played without the
     undo bookkeeping, and with the position kept in other forms while the loop runs, written back
@@ -352,7 +361,7 @@ def play_moves(state, codes, i: int, end: int, actions, decode) -> int:
     # the aces in the stock (carpet-foster's, while a foundation is not started): a turn before
     # the next one (limit) pushes its card at once, the turn of an ace puts it up and finds the next
     aces_at = None if a and b and c and d else bytes(stock).translate(_ACE_MARKS)
-    limit = nstock if aces_at is None else aces_at.find(1, drawn) % (nstock + 1)  # (-1, none left: nstock)
+    limit = _next_ace(aces_at, drawn, nstock)
     turnable = nstock
     if phase == 1:  # nothing found, nothing turned: every code to the first phase's case
         find, limit, turnable = _NOWHERE.find, 0, 0
@@ -373,7 +382,7 @@ def play_moves(state, codes, i: int, end: int, actions, decode) -> int:
                     push(card)
                 else:
                     need[card // 13 + 3] += 1  # _ace_out (never the 52nd card: a card is left to turn)
-                limit = aces_at.find(1, drawn) % (nstock + 1)
+                limit = _next_ace(aces_at, drawn, nstock)
                 continue
         elif code < 7:
             # codec: the card the foundation of suit code - 3 needs, from the carpet
@@ -452,7 +461,7 @@ def play_moves(state, codes, i: int, end: int, actions, decode) -> int:
                 if find(need[3]) < 0 and find(need[4]) < 0 and find(need[5]) < 0 and find(need[6]) < 0:
                     phase, turnable = 2, nstock
                     aces_at = bytes(stock).translate(_ACE_MARKS)
-                    limit = aces_at.find(1, drawn) % (nstock + 1)
+                    limit = _next_ace(aces_at, drawn, nstock)
                 else:
                     find = _NOWHERE.find
                 continue
@@ -481,7 +490,7 @@ def play_moves(state, codes, i: int, end: int, actions, decode) -> int:
         board = bytearray(array("b", state.cells))
         push, take, find = waste.append, waste.pop, board.find
         aces_at = None if a and b and c and d else bytes(stock).translate(_ACE_MARKS)
-        limit = nstock if aces_at is None else aces_at.find(1, drawn) % (nstock + 1)
+        limit = _next_ace(aces_at, drawn, nstock)
         turnable = nstock
         if phase == 1:
             find, limit, turnable = _NOWHERE.find, 0, 0

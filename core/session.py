@@ -80,14 +80,15 @@ class Session:
         if state is None:
             self.state: State = variant.new_state(deal)
             self._start = self.state.snapshot()
+            #: every event accepted, as (action, clock reading in ms)
+            self.events: Events | None = Events()
         else:
             #: ``state``: the deal's position made already (the one replay deals by a fast copy of
-            #: new_state and plays on at once): the snapshot restart needs is dealt again if asked for
+            #: new_state and plays on at once): the snapshot restart needs is taken before a restart
+            #: is played, or dealt again; its events are left to the replay, which fills them
             self.state = state
             self._start = None
-        #: every event accepted, as (action, clock reading in ms): None in a session made on a
-        #: state given (the one replay's, formats/replay.py, which fills them once it has played)
-        self.events = Events() if state is None else None
+            self.events = None
         self.moves = 0
         self.bonus = 0
         self.clock_ms = 0
