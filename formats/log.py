@@ -41,6 +41,7 @@ from carpet.core.session import CLOCK_LIMIT, Events
 
 from . import codec as _codec
 from .replay import PackedDeltas, ReplayError, clocks_of, copy_events, fresh, position_digest_of, run, unpacked
+from .replay import _HIGH_NIBBLE, _LITTLE, _LOW_NIBBLE  # (one copy of the half-byte tables: PackedDeltas's too)
 
 try:  # the C module hashlib itself wraps: no OpenSSL loaded for a digest
     from _blake2 import blake2b
@@ -284,9 +285,6 @@ TOOL_PREFIX = "carpet "
 # (bits 2-3: 0 -> none, 1 -> 4 bits, 2 -> 8 bits); an all-ones field means "see overflow"
 _CODE_WIDTHS = (8, 4)
 _HIGH_WIDTHS = (0, 4, 8)
-_LOW_NIBBLE = bytes(range(16)) * 16  # b & 15 (tables made by bytes operations: start-up pays little)
-_HIGH_NIBBLE = b"".join(bytes((k,)) * 16 for k in range(16))  # b >> 4
-_LITTLE = __import__("sys").byteorder == "little"
 
 
 def _ints(typecode: str, values) -> array:

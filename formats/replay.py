@@ -126,7 +126,12 @@ def clocks_of(items, deltas) -> array:
     return clocks
 
 
-_NIBBLE_SUMS = bytes((k & 15) + (k >> 4) for k in range(256))  # a byte's two half-bytes added
+#: byte b -> b & 15, b >> 4, and the two added (tables made by bytes operations: start-up pays
+#: little); formats/log.py unpacks its half-byte planes by the first two too
+_LOW_NIBBLE = bytes(range(16)) * 16
+_HIGH_NIBBLE = b"".join(bytes((k,)) * 16 for k in range(16))
+_NIBBLE_SUMS = bytes((k & 15) + (k >> 4) for k in range(256))
+_LITTLE = __import__("sys").byteorder == "little"
 
 
 class PackedDeltas:
@@ -165,11 +170,6 @@ class PackedDeltas:
         if not _LITTLE:
             deltas.byteswap()
         return deltas
-
-
-_LOW_NIBBLE = bytes(range(16)) * 16  # b & 15
-_HIGH_NIBBLE = b"".join(bytes((k,)) * 16 for k in range(16))  # b >> 4
-_LITTLE = __import__("sys").byteorder == "little"
 
 
 def unpacked(deltas):
@@ -217,6 +217,11 @@ def copy_events(events: Events) -> Events:
     return Events(actions=events.actions[:], clocks=events.clocks[:])
 
 
+def delta_total(deltas) -> int:
+    """Every clock delta added up (:class:`PackedDeltas` in their planes)."""
+    return deltas.total() if type(deltas) is PackedDeltas else sum(deltas)
+
+
 def delta_sums(items, deltas, n: int) -> tuple[int, int]:
     """(the clock of the attempt at event n, the earlier attempts' time) from the clock deltas:
     a restart's reading is the sum of its attempt's deltas, its own included."""
@@ -235,12 +240,11 @@ def delta_sums(items, deltas, n: int) -> tuple[int, int]:
             except ValueError:
                 break
             start = last + 1
-    if type(deltas) is PackedDeltas:
-        if last < 0 and n == len(deltas):  # (the usual log: one attempt, read to its end)
-            return deltas.total(), 0
-        deltas = deltas.unpacked()
+    if last < 0 and n == len(deltas):  # (the usual log: one attempt, read to its end)
+        return delta_total(deltas), 0
+    deltas = unpacked(deltas)
     if last < 0:
-        return sum(deltas) if n == len(deltas) else sum(deltas[:n]), 0
+        return sum(deltas[:n]), 0
     return (0 if last == n - 1 else sum(deltas[last + 1:n])), sum(deltas[:last + 1])
 
 
@@ -412,8 +416,6 @@ def _run_codes(session: Session, items, deltas, meta) -> Session | None:
     try:
         # moves alone (the usual log): one run in bulk, then the plain way on from where it stopped
         moves_only = not (HINT in marks or RESTART in marks)
-        if not moves_only and RESTART in marks:
-            session.remember_start()  # (the deal's position: nothing is played yet)
         j = moves_kernel(state, items, 0, n, actions, decode) if moves_only else 0
         if j == n:
             moves, bonus = n, (win_bonus(n) if state.status == WON else 0)
@@ -429,8 +431,7 @@ def _run_codes(session: Session, items, deltas, meta) -> Session | None:
     session.events = DeltaEvents(actions=actions, deltas=deltas)
     session.moves, session.bonus = moves, bonus
     if moves_only:  # one attempt: the clock is every delta summed
-        session.clock_ms, session.earlier_attempts_ms = deltas.total() if type(deltas) is PackedDeltas \
-            else sum(deltas), 0
+        session.clock_ms, session.earlier_attempts_ms = delta_total(deltas), 0
     else:
         session.clock_ms, session.earlier_attempts_ms = delta_sums(marks, deltas, n)
     return session
@@ -452,6 +453,8 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     after each event with the full status decided (for replay frames).  Raises
     ReplayError at the first event that cannot be played.
     """
+    if RESTART in (items if meta is None else meta):
+        session.remember_start()  # (the deal's position: nothing is played yet)
     if from_codes and clocks is None and upto is None and not keep_history and step is None and not want_codes:
         played = _run_codes(session, items, deltas, meta)
         if played is not None:
@@ -462,8 +465,6 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     if n < len(items):
         items = items[:n]
     meta = items if meta is None else meta[:n] if n < len(meta) else meta
-    if RESTART in meta:
-        session.remember_start()  # (the deal's position: nothing is played yet)
     cls = type(state)
     full_status = cls.update_status
     encode = codec(variant.family)[0] if want_codes else None
