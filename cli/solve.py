@@ -46,9 +46,10 @@ def solve(target: Annotated[str, typer.Argument(metavar="GAME|FILE",
                                                                 "time. Machine-dependent: the same deal "
                                                                 "may be decided on one machine and not "
                                                                 "on a slower one.")] = None,
-          best: Annotated[bool, typer.Option("--best", help="After the first win, go on for the win "
-                                                            "with the highest score, and say whether "
-                                                            "it is proven best.")] = False,
+          best: Annotated[bool, typer.Option("--best", help="After the first win, go on for the best "
+                                                            "win as the game ranks it (the highest "
+                                                            "score, then the fewest counted moves), "
+                                                            "and say whether it is proven best.")] = False,
           output: Annotated[Optional[Path], typer.Option("-o", "--output", show_default=False,
                                                          help="Write the winning line as a recorded "
                                                               "game (`carpet verify` checks it).")] = None,
@@ -80,7 +81,7 @@ def solve(target: Annotated[str, typer.Argument(metavar="GAME|FILE",
             print_json(Solve(game=session.variant.id, deal=session.deal.text, result=solution.result,
                              line=line, moves=solution.moves, score=solution.score, nodes=solution.nodes,
                              seconds=round(spent, 3), information=solution.information,
-                             best=solution.best, file=None if log is None else str(target),
+                             best=solution.best, best_score=solution.best_score, file=None if log is None else str(target),
                              events=len(session.events), output=written))
         else:
             _show(session, solution, line, spent, written)
@@ -127,8 +128,13 @@ def _show(session: Session, solution, line: list[str], spent: float, written: st
     info = f"{solution.information} information"
     if solution.result == "won":
         best = ""
-        if solution.best is not None:
-            best = ", proven best" if solution.best else ", best found (not proven best)"
+        if solution.best:
+            best = ", proven best (no win scores more, or as much in fewer moves)"
+        elif solution.best_score:
+            best = (", the highest score (proven); the fewest moves for it best found within the budget, "
+                    "not proven")
+        elif solution.best is not None:
+            best = ", best found within the budget (not proven best)"
         print(f"won: {where}, {len(line)} actions, {solution.moves} moves, score {solution.score}{best} "
               f"({searched}, {info})")
         if line:

@@ -9,6 +9,13 @@ worth trying in the order worth trying them (``search_actions``), a proof that n
 can be won any more (``dead_end``), a measure of progress for the hint (``progress``)
 and a bound on a win's score (``win_score_bound``).
 
+``best=True`` (``carpet solve --best``) ranks wins as the games rank them: the highest
+score first, then the fewest counted moves (the Коврик seed's measure in its easy game,
+where every win scores the same).  It goes on after the first win, cutting off a position
+only when no win from it can rank higher (its score bound below the best, or equal with
+no fewer moves left to make), and calls its answer proven best only when that search was
+complete; it says apart whether the score alone is proven highest.
+
 The search never enters a position (by its key) twice, and after every action it plays
 the position's safe actions, which the line keeps.  It runs in three steps, all within
 one node budget:
@@ -64,8 +71,9 @@ class Solution:
 
     ``line`` holds action indexes from the session's position (empty unless won);
     ``moves`` and ``score`` are the session's counted moves and score at the end of
-    the line (its position when not won), win bonus included; ``best`` says, when
-    asked for (``best=True``), whether no win from here can score more than ``score``.
+    the line (its position when not won), win bonus included.  When asked for
+    (``best=True``): ``best`` says whether no win from here ranks higher (scores more, or
+    as much in fewer counted moves); ``best_score`` whether no win scores more.
     """
 
     result: str
@@ -75,6 +83,7 @@ class Solution:
     score: int = 0
     best: bool | None = None
     information: str = "open"
+    best_score: bool | None = None
 
 
 # --- the family's knowledge, with plain defaults --------------------------------------------
@@ -83,7 +92,10 @@ def _knowledge(state: State, best: bool = False, order: int = 0):
     """(key, safe, actions, dead, progress) as callables on ``state``, defaults filled in.
 
     With ``best``, safe actions are used only where the family says they never cost score
-    (``safe_keeps_score``): safe means safe for winning, not for the best win.  ``order``:
+    (``safe_keeps_score``): safe means safe for winning, not for the best win.  Those
+    families' safe actions (a card to its foundation that every win must play once, and
+    that leaves every other action open) cost no counted move either: a win that plays it
+    later plays it all the same.  ``order``:
     which of the family's orders of actions (``search_orders``) to use; 0 the usual one.
     """
     key = getattr(state, "search_key", None) or state.snapshot  # a snapshot is exact and hashable
@@ -147,16 +159,17 @@ PASS_SHARES = (64, 8, 1)
 
 
 class _Outcome:
-    __slots__ = ("result", "line", "nodes", "best_line", "best_score", "children", "exhausted",
-                 "guide")
+    __slots__ = ("result", "line", "nodes", "best_line", "best_score", "best_moves", "children",
+                 "exhausted", "guide")
 
     def __init__(self) -> None:
         self.result = UNKNOWN
         self.line: list[int] = []
         self.nodes = 0
-        #: with best=True: the best win so far, and its score
+        #: with best=True: the best win so far, its score and its counted moves from the root
         self.best_line: list[int] | None = None
         self.best_score: int | None = None
+        self.best_moves: int | None = None
         #: for the hint: root action -> [exhausted, best progress after it, order first seen]
         self.children: dict[int, list] = {}
         #: whether the whole reachable space was searched
@@ -171,7 +184,7 @@ class _OutOfBudget(Exception):
 
 class _Searcher:
     def __init__(self, state: State, limit: int, stop, seen: set | None, best: bool, moves: int,
-                 bonus, track: bool, order: int = 0) -> None:
+                 bonus, track: bool, order: int = 0, incumbent: tuple | None = None) -> None:
         self.state = state
         self.limit = limit
         self.stop = stop
@@ -192,6 +205,9 @@ class _Searcher:
         self.complete = True  # no cap or cut has left part of the space unsearched
         self.stopped = False  # the caller's stop() said so
         self.out = _Outcome()
+        if incumbent is not None:  # best mode: a win known already, (line, score), to beat
+            self.out.best_line, self.out.best_score = incumbent
+            self.out.best_moves = len(incumbent[0])
 
     # --- bookkeeping ---------------------------------------------------------------------
     def _tick(self) -> None:
@@ -222,8 +238,8 @@ class _Searcher:
             out.result = WON_RESULT
             return True
         score = self.state.score + (self.bonus(self.moves + len(line)) if self.bonus else 0)
-        if out.best_score is None or score > out.best_score:
-            out.best_line, out.best_score = line, score
+        if out.best_score is None or (score, -len(line)) > (out.best_score, -out.best_moves):
+            out.best_line, out.best_score, out.best_moves = line, score, len(line)
         return False
 
     def _admit(self, depth: int) -> bool:
@@ -245,8 +261,11 @@ class _Searcher:
             out = self.out
             if out.best_score is not None and self.bound is not None:
                 top = self.bound(self.moves + depth)
-                if top is not None and top <= out.best_score:
-                    return False  # no win from here can beat the best so far
+                # a win from here takes one move more at least: cut off when it could neither
+                # score more than the best so far nor score as much in fewer moves
+                if top is not None and (top < out.best_score or
+                                        (top == out.best_score and depth + 1 >= out.best_moves)):
+                    return False
         else:
             if k in self.seen:
                 return False
@@ -584,23 +603,25 @@ def _line(path: tuple) -> list[int]:
 
 def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
             seen: set | None = None, best: bool = False, moves: int = 0, bonus=None,
-            track_children: bool = False) -> _Outcome:
+            track_children: bool = False, incumbent: tuple | None = None) -> _Outcome:
     """Search for a win from ``state`` within ``limit`` nodes (the state is left as found).
 
     ``seen``: keys to treat as already searched (the hint passes the positions of the
-    attempt, so that no line goes back to one).  ``best``: go on after the first win,
-    for the highest score (``moves`` counted so far, ``bonus(moves)`` the win bonus).
+    attempt, so that no line goes back to one).  ``best``: go on after the first win, for
+    the highest score, then the fewest moves (``moves`` counted so far, ``bonus(moves)`` the
+    win bonus).
     """
     orders = 1 if track_children else getattr(state, "search_orders", 1)
     if orders <= 1:
-        return _Searcher(state, limit, stop, seen, best, moves, bonus, track_children).run()
+        return _Searcher(state, limit, stop, seen, best, moves, bonus, track_children,
+                         incumbent=incumbent).run()
     # the family offers other orders of its actions, as plausible as its usual one: a search
     # in each in turn, with an equal share of what is left, until one decides (a proof from
     # any order is a proof: the order never changes what a complete search covers)
     used = 0
     for order in range(orders):
         searcher = _Searcher(state, max(1, (limit - used) // (orders - order)), stop, seen, best,
-                             moves, bonus, False, order)
+                             moves, bonus, False, order, incumbent)
         out = searcher.run()
         used += out.nodes
         if out.result != UNKNOWN or searcher.stopped or used >= limit:
@@ -615,26 +636,38 @@ def solve(session: Session, *, nodes: int = DEFAULT_NODES, best: bool = False,
           stop: Callable[[], bool] | None = None) -> Solution:
     """Search the session's position for a win within ``nodes`` applies (the session is untouched).
 
-    ``best``: after the first win, go on for the win with the highest score, and say
-    whether it is proven best.  ``stop``: a callable asked now and then; when it
-    returns True the search gives up (``unknown``, or the best win so far).
+    ``best``: after the first win, go on for the best win (the highest score, then the
+    fewest counted moves), and say whether it is proven best.  ``stop``: a callable asked
+    now and then; when it returns True the search gives up (``unknown``, or the best win
+    so far).
     """
     variant = session.variant
     info = information(variant)
     if session.status == WON:
-        return Solution(WON_RESULT, [], 0, session.moves, session.score, True if best else None, info)
+        return Solution(WON_RESULT, [], 0, session.moves, session.score, True if best else None, info,
+                        True if best else None)
     state = working_copy(session)
-    out = _search(state, nodes, stop=stop, best=best, moves=session.moves, bonus=variant.win_bonus)
-    proven = out.exhausted
+    out = _search(state, nodes, stop=stop, moves=session.moves, bonus=variant.win_bonus)
+    proven = False  # a search that stops at its first win proves nothing about the best
+    if best and out.result == WON_RESULT and out.nodes < nodes:
+        # the usual search finds a first win soonest; the search for the best starts from it,
+        # so that its answer never ranks below that win, and cuts off what cannot beat it
+        first, incumbent = out.nodes, (out.line, _line_end(state, out.line, session.moves)[1])
+        out = _search(state, nodes - first, stop=stop, best=True, moves=session.moves,
+                      bonus=variant.win_bonus, incumbent=incumbent)
+        out.nodes += first
+        proven = out.exhausted
     if out.result != WON_RESULT:
         return Solution(out.result, [], out.nodes, session.moves, session.score,
-                        (False if best else None), info)
+                        (False if best else None), info, (False if best else None))
     moves, score = _line_end(state, out.line, session.moves)
-    best_flag = None
-    if best:
-        bound = getattr(state, "win_score_bound", None)
-        best_flag = proven or (bound is not None and bound(session.moves) == score)
-    return Solution(WON_RESULT, out.line, out.nodes, moves, score, best_flag, info)
+    if not best:
+        return Solution(WON_RESULT, out.line, out.nodes, moves, score, None, info)
+    # the score alone is proven highest by a complete search, or when it meets the bound; the
+    # fewest moves only by a complete search (nothing bounds a win's moves from below)
+    bound = getattr(state, "win_score_bound", None)
+    top_score = proven or (bound is not None and bound(session.moves) == score)
+    return Solution(WON_RESULT, out.line, out.nodes, moves, score, proven, info, top_score)
 
 
 def _line_end(state: State, line: list[int], moves: int) -> tuple[int, int]:

@@ -136,8 +136,12 @@ class Solve(Doc):
     #: "full": the solver saw what a player cannot (a face-down stock, what seeded shuffles
     #: will deal); "open": nothing is hidden in this game
     information: str
-    #: with --best: whether no win from the position can score more (else null)
+    #: with --best: whether the line is proven best as the game ranks wins: no win from the
+    #: position scores more, or as much in fewer counted moves (else null)
     best: bool | None
+    #: with --best: whether the score alone is proven highest (no win scores more), even
+    #: where the fewest moves for it is not proven (else null)
+    best_score: bool | None
     #: the log solved from (null for GAME N) and the events it held
     file: str | None
     events: int

@@ -299,3 +299,47 @@ def test_a_hint_never_turns_a_won_position_into_a_proven_loss(game):
             continue
         session.act(hint_action(session), 0)
         assert solve(session).result != "unwinnable"
+
+
+def _best_by_brute_force(session: Session, depth: int) -> tuple[int, int] | None:
+    """(score, -moves) of the best win within ``depth`` actions, every line tried (no pruning)."""
+    state = working_copy(session)
+    found = []
+
+    def walk(moves: int) -> None:
+        if state.status == WON:
+            found.append((state.score + state.variant.win_bonus(session.moves + moves), -moves))
+            return
+        if state.status != PLAYING or moves == depth:
+            return
+        here = state.snapshot()
+        for action in state.legal_actions():
+            state.apply(action)
+            walk(moves + 1)
+            state.restore(here)
+
+    walk(0)
+    return max(found, default=None)
+
+
+def test_best_ranks_wins_by_score_then_fewest_moves_and_proves_only_a_complete_search():
+    # kovrik-shuffle: every prefix-lengthening move scores 10, so most wins score alike; the seed's
+    # best is then the fewest moves (deal 14: the first win takes 136, a shorter one 129)
+    session = session_of("kovrik-shuffle", 14)
+    first = solve(session, nodes=20_000)
+    best = solve(session, best=True, nodes=20_000)
+    assert best.result == "won" and best.score == first.score and best.moves < first.moves
+    # the score meets the game's bound, so it is proven highest; the fewest moves are not
+    assert best.best_score is True and best.best is False
+    replays_to_a_win(session, best)
+    # near the end the search is complete: proven, and every line within reach agrees
+    near = session_of("kovrik-shuffle", 14)
+    for action in first.line[:-8]:
+        near.act(action, 0)
+    proven = solve(near, best=True)
+    assert proven.best is True and proven.best_score is True
+    brute = _best_by_brute_force(near, 10)
+    assert brute == (proven.score, -(proven.moves - near.moves))
+    # the same search stopped one node short proves nothing about the moves
+    short = solve(near, best=True, nodes=proven.nodes - 1)
+    assert short.result == "won" and short.best is False and short.best_score is True

@@ -20,7 +20,7 @@ from conftest import positions_reached
 
 #: the keys of docs/schemas/solve.schema.json
 SOLVE_KEYS = {"game", "deal", "result", "line", "moves", "score", "nodes", "seconds", "information",
-              "best", "file", "events", "output"}
+              "best", "best_score", "file", "events", "output"}
 
 
 def test_solve_json_schema():
