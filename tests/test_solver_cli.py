@@ -158,3 +158,17 @@ def test_bench_solve_reports_answers_and_speed():
     assert (rows["carpet"]["won"], rows["carpet"]["unwinnable"]) == (1, 1)
     assert rows["kovrik"]["decided"] == 2 and set(d["nodes_per_second_by_family"]) == {"carpet", "grid"}
     assert run("bench", "--solve", "all", "--deals", "x").exit_code == 2
+
+
+def test_best_says_what_was_proven():
+    # kovrik-shuffle 14: the score meets the game's bound, the fewest moves are not proven in 20,000 nodes
+    text = run("solve", "kovrik-shuffle", "14", "--best", "--nodes", "20000")
+    assert text.exit_code == 0
+    assert "129 moves, score 520, the highest score (proven); the fewest moves for it best found within the " \
+           "budget, not proven" in text.stdout
+    d = doc(run("solve", "kovrik-shuffle", "14", "--best", "--nodes", "20000", "--json"))
+    assert (d["moves"], d["score"], d["best"], d["best_score"]) == (129, 520, False, True)
+    first = doc(run("solve", "kovrik-shuffle", "14", "--nodes", "20000", "--json"))
+    assert first["moves"] > d["moves"] and (first["best"], first["best_score"]) == (None, None)
+    proven = run("solve", "carpet", "1", "--best")
+    assert "proven best (no win scores more, or as much in fewer moves)" in proven.stdout
