@@ -81,8 +81,9 @@ def solve(target: Annotated[str, typer.Argument(metavar="GAME|FILE",
             print_json(Solve(game=session.variant.id, deal=session.deal.text, result=solution.result,
                              line=line, moves=solution.moves, score=solution.score, nodes=solution.nodes,
                              seconds=round(spent, 3), information=solution.information,
-                             best=solution.best, best_score=solution.best_score, file=None if log is None else str(target),
-                             events=len(session.events), output=written))
+                             best=solution.best, best_score=solution.best_score,
+                             file=None if log is None else str(target), events=len(session.events),
+                             output=written))
         else:
             _show(session, solution, line, spent, written)
     guard(run)
