@@ -45,6 +45,7 @@ COMMANDS = {
     "import": "verify:import_",
     "solve": "solve:solve",
     "survey": "survey:survey",
+    "stats": "stats:stats",
     "autoplay": "autoplay:autoplay",
     "bench": "bench:bench",
 }

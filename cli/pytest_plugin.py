@@ -31,11 +31,7 @@ from pathlib import Path
 
 import pytest
 
-#: files with these names are recorded games: one that does not read or verify fails
-GAME_SUFFIXES = (".carpet", ".carpet.json", ".carpet.txt")
-#: files with these names are games when they look like one (their first bytes name the format)
-MAYBE_SUFFIXES = (".log", ".json")
-SNIFF_BYTES = 256
+from .recorded import SNIFF_BYTES, looks_like_a_game, may_be_game, named_as_game
 
 _FOLDERS = pytest.StashKey[list]()
 _LEFT_ALONE = pytest.StashKey[list]()
@@ -94,27 +90,25 @@ def pytest_report_header(config):
 def pytest_collect_file(file_path: Path, parent):
     folders = parent.config.stash.get(_FOLDERS, None)
     name = file_path.name
-    if not folders or not name.endswith(GAME_SUFFIXES + MAYBE_SUFFIXES):
+    if not folders or not may_be_game(name):
         return None
     path = file_path.resolve()
     if not any(path == f or f in path.parents for f in folders):
         return None
-    if not name.endswith(GAME_SUFFIXES) and not _looks_like_a_game(file_path):
+    if not named_as_game(name) and not _looks_like_a_game(file_path):
         parent.config.stash[_LEFT_ALONE].append(file_path)
         return None
     return GameFile.from_parent(parent, path=file_path)
 
 
 def _looks_like_a_game(path: Path) -> bool:
-    """A ``.log`` or ``.json`` file is a game when its first bytes name the carpet log format."""
-    from carpet.formats import FORMAT
-
+    """A ``.log`` or ``.json`` file is a game when its first bytes look like a carpet log's."""
     try:
         with open(path, "rb") as f:
             head = f.read(SNIFF_BYTES)
     except OSError:
         return True  # then reading it fails in the test, which says why
-    return FORMAT.encode() in head
+    return looks_like_a_game(head)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:

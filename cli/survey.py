@@ -358,29 +358,16 @@ def show(tally, identity, *, as_json: bool, html: Path | None) -> None:
 def table(doc):
     """The summary for people: counts, the rate with its interval, moves and score of won deals."""
     from rich.console import Group
-    from rich.table import Table
     from rich.text import Text
 
     from carpet.formats.survey import describe
 
+    from .tables import counts_table, rate_lines, spread_lines
+
     span = f"deal {doc.first}" if doc.first == doc.last else f"deals {doc.first:,}–{doc.last:,}"
     title = Text(f"{describe(doc.game, doc.player, doc.budget)}: {span}", style="bold")
-    t = Table(show_header=True, box=None, pad_edge=False)
-    t.add_column("")
-    t.add_column("deals", justify="right")
-    t.add_column("share", justify="right")
     rows = [("won", doc.won), ("lost", doc.lost)]
     if doc.player == "solve" or doc.unwinnable or doc.unknown:
         rows += [("unwinnable", doc.unwinnable), ("unknown", doc.unknown)]
-    for name, count in rows:
-        t.add_row(name, f"{count:,}", f"{100 * count / doc.deals:.2f} %")
-    t.add_row("all", f"{doc.deals:,}", "")
-    low, high = doc.interval
-    lines = [f"win rate {100 * doc.rate:.2f} %, 95 % interval {100 * low:.2f}–{100 * high:.2f} % (Wilson)"]
-    if doc.unknown:
-        lines.append("  (unknown deals counted lost for the low bound, won for the high)")
-    for what, s in (("counted moves", doc.moves), ("score", doc.score)):
-        if s is not None:
-            lines.append(f"{what} over won deals: mean {s.mean:.1f}, sd {s.sd:.1f}, median {s.median:g}, "
-                         f"{s.min}–{s.max}")
-    return Group(title, t, Text(""), Text("\n".join(lines)))
+    lines = rate_lines(doc, "unknown deals" if doc.unknown else None) + spread_lines(doc, "won deals")
+    return Group(title, counts_table(rows, doc.deals, "deals"), Text(""), Text("\n".join(lines)))

@@ -31,6 +31,13 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (0.0 if successes == 0 else max(0.0, low)), (1.0 if successes == n else min(1.0, high))
 
 
+def undecided_interval(won: int, undecided: int, n: int) -> tuple[float, float]:
+    """95 % Wilson for ``won`` of ``n``, where ``undecided`` more may yet be won or not: counted
+    lost for the low bound and won for the high (a survey's unknown deals, a record's games
+    still playing)."""
+    return wilson(won, n)[0], wilson(won + undecided, n)[1]
+
+
 @dataclass
 class Spread:
     """Mean, standard deviation (of the sample), median, least and most of some counts."""
@@ -105,5 +112,4 @@ class Tally:
     @property
     def interval(self) -> tuple[float, float]:
         """95 % Wilson, unknown deals counted lost for the low bound and won for the high."""
-        n = self.deals
-        return wilson(self.won, n)[0], wilson(self.won + self.unknown, n)[1]
+        return undecided_interval(self.won, self.unknown, self.deals)

@@ -907,6 +907,16 @@ def is_text(data: bytes) -> bool:
     return _first(data, len(TEXT_TAG)) == TEXT_TAG
 
 
+def looks_like_a_log(head: bytes) -> bool:
+    """Whether a file's first bytes (a few hundred) look like a carpet log in any form: a
+    version-2 binary log starts as a MessagePack ext of its type, every other form names
+    the format near its start."""
+    size = _EXT_SIZES.get(head[0]) if head else None
+    if size is not None and head[1 + size:2 + size] == bytes((EXT_TYPE,)):
+        return True
+    return FORMAT.encode() in head
+
+
 def _as_events(events) -> Events:
     return events if isinstance(events, Events) else Events(events)
 

@@ -1,8 +1,8 @@
 """The JSON Schemas of docs/schemas/, generated from the Structs (``python -m carpet.formats.schemas``).
 
 ``carpet-log.schema.json`` is the JSON form of a log (formats/log.py, ``JsonLog``); the
-others are the documents the CLI prints (formats/documents.py, and formats/survey.py for
-``survey --json`` and a line of its results file).  tests/test_docs.py
+others are the documents the CLI prints (formats/documents.py, formats/survey.py for
+``survey --json`` and a line of its results file, formats/stats.py for ``stats --json``).  tests/test_docs.py
 fails when a file here is not what this module generates.
 """
 
@@ -16,13 +16,15 @@ import msgspec
 
 from .documents import DOCUMENTS
 from .log import JsonLog
+from .stats import StatsDocument
 from .survey import DealResult, SurveyDocument
 
 
 def schemas() -> dict[str, bytes]:
     """File name -> the schema's bytes (sorted keys, two-space indent, a final newline)."""
     out = {}
-    kinds = {"carpet-log": JsonLog, **DOCUMENTS, "survey": SurveyDocument, "survey-results-line": DealResult}
+    kinds = {"carpet-log": JsonLog, **DOCUMENTS, "survey": SurveyDocument, "survey-results-line": DealResult,
+             "stats": StatsDocument}
     for name, struct in kinds.items():
         schema = msgspec.json.schema(struct)
         schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": f"carpet {name}", **schema}

@@ -62,11 +62,35 @@ class DealResult(msgspec.Struct):
 
 
 class Spread(msgspec.Struct):
+    """How some counts spread (counted moves or score over the won deals or games)."""
+
     mean: float
     sd: float
     median: float
     min: int
     max: int
+
+
+#: a win rate's 95 % Wilson interval, shared by the survey and ``carpet stats`` documents
+Interval = Annotated[tuple[float, float], msgspec.Meta(
+    description="95 % Wilson score interval of the rate: low and high; what is undecided (a survey's "
+                "unknown deals, a record's games still playing) counted lost for the low bound, won "
+                "for the high")]
+CONFIDENCE = 0.95
+
+
+def rate_fields(rate: float, interval: tuple[float, float]) -> dict:
+    """``rate``, ``interval`` and ``confidence`` of a document, rounded as every document rounds them."""
+    low, high = interval
+    return {"rate": round(rate, 6), "interval": (round(low, 6), round(high, 6)), "confidence": CONFIDENCE}
+
+
+def spread_of(counts) -> Spread | None:
+    """The Spread document of some counts (value -> how many), None when there are none."""
+    s = _Spread.of(counts)
+    if s is None:
+        return None
+    return Spread(round(s.mean, 3), round(s.sd, 3), s.median, s.min, s.max)
 
 
 class SurveyDocument(msgspec.Struct):
@@ -90,7 +114,7 @@ class SurveyDocument(msgspec.Struct):
     #: won / deals
     rate: float
     #: 95 % Wilson; unknown deals counted lost for the low bound, won for the high one
-    interval: tuple[float, float]
+    interval: Interval
     confidence: float
     #: counted moves and score over the won deals (null when none was won)
     moves: Spread | None
@@ -98,20 +122,11 @@ class SurveyDocument(msgspec.Struct):
 
 
 def survey_document(tally: Tally, game: str, player: str, budget: int | None) -> SurveyDocument:
-    low, high = tally.interval
-
-    def spread(counts) -> Spread | None:
-        s = _Spread.of(counts)
-        if s is None:
-            return None
-        return Spread(round(s.mean, 3), round(s.sd, 3), s.median, s.min, s.max)
-
     c = tally.counts
     return SurveyDocument(game=game, player=player, budget=budget, deals=tally.deals, first=tally.first,
                           last=tally.last, won=c["won"], lost=c["lost"], unwinnable=c["unwinnable"],
-                          unknown=c["unknown"], rate=round(tally.rate, 6),
-                          interval=(round(low, 6), round(high, 6)), confidence=0.95,
-                          moves=spread(tally.moves), score=spread(tally.scores))
+                          unknown=c["unknown"], **rate_fields(tally.rate, tally.interval),
+                          moves=spread_of(tally.moves), score=spread_of(tally.scores))
 
 
 # --- the results file ------------------------------------------------------------------

@@ -1,0 +1,169 @@
+"""``carpet stats``: a player's record over recorded games, per game id.
+
+Every file is verified first, in this process (formats/log.py, ``check``): a file that does
+not read or verify is named on stderr and not counted, and the exit code says so (1: it
+failed verification, 2: it could not be read as a log, 2 winning over 1), so the record holds
+only legal games that score what they claim.  The counting is core/stats.py's; the document
+is formats/stats.py's; the tables are the survey's (cli/tables.py).
+"""
+
+import os
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .common import OK, UNUSABLE, JsonFlag, error, fail, game_and_deal, guard, print_json, say, settle
+
+
+def stats(paths: Annotated[list[Path], typer.Argument(
+              metavar="PATH...", help="Recorded games, or folders searched (sub-folders too) for *.carpet, "
+              "*.carpet.json and *.carpet.txt files, and *.log and *.json files that hold a carpet log.",
+              show_default=False)],
+          game: Annotated[Optional[str], typer.Option(
+              "--game", metavar="GAME", help="Only this game (see `carpet games`).", show_default=False)] = None,
+          as_json: JsonFlag = False) -> None:
+    def run() -> int:
+        wanted = game_and_deal(game, None)[0].id if game is not None else None
+        reading = _Reading()
+        for path in reading.files(paths):
+            reading.read(path, wanted)
+        return _show(reading, as_json)
+    guard(run)
+
+
+stats.__doc__ = "\n\n".join((
+    "Your record per game: games won, lost and still playing, the win rate with its 95 % interval, the best "
+    "score, the fewest moves and fastest win, and winning streaks.",
+    "Every file is verified first: one that fails is named on stderr and not counted (exit 1; exit 2 for a "
+    "file that cannot be read as a recorded game). The same game found twice (in two forms, or copied) counts "
+    "once.",
+))
+
+
+class _Reading:
+    """The files found and what each held: the games counted, the failures, the exit code."""
+
+    def __init__(self) -> None:
+        self.code = OK
+        self.found = 0
+        self.played: list = []
+        self.failed: list = []
+        self.copies = 0
+        self._seen: set = set()  # the files read, by device and inode
+        self._games: set = set()  # what makes a game the same game
+
+    def _problem(self, path: Path, why: str, code: int) -> None:
+        self.code = max(self.code, code)
+        settle(self.code)
+        if code == UNUSABLE:
+            error(f"carpet stats: {path}: {why}")
+        else:
+            error(f"FAIL {path}: {why}")
+
+    def files(self, paths: list[Path]):
+        """(path, named): each file named, and each file under each folder named whose name may be a game."""
+        from .recorded import walk
+
+        for path in paths:
+            try:
+                folder = path.is_dir()
+            except (OSError, ValueError):
+                folder = False
+            if folder:
+                for found in walk(path, lambda where, why: self._problem(where, f"cannot read: {why}", UNUSABLE)):
+                    yield found, False
+            else:
+                yield path, True
+
+    def read(self, item: tuple, wanted: str | None) -> None:
+        from carpet.core import CarpetError
+        from carpet.core.stats import Played
+        from carpet.formats import check
+        from carpet.formats.files import read_bytes
+        from carpet.formats.stats import Failed
+
+        from .recorded import looks_like_a_game, named_as_game
+
+        path, named = item
+        try:
+            st = os.stat(path)
+            same_file = (st.st_dev, st.st_ino)
+        except (OSError, ValueError):
+            same_file = path  # reading it says what is wrong
+        if same_file in self._seen:  # the same file named twice, inside a folder also named, or linked
+            return
+        self._seen.add(same_file)
+        try:
+            data = read_bytes(path)
+            if not named and not named_as_game(path.name) and not looks_like_a_game(data):
+                return  # a .log or .json file of something else
+            self.found += 1
+            log, session = check(data)
+        except CarpetError as exc:
+            failure = fail(path, exc)
+            self.failed.append(Failed(file=str(path), error=str(exc), unreadable=failure.code == UNUSABLE))
+            self._problem(path, str(exc), failure.code)
+            return
+        header, summary = log.header, log.summary
+        if wanted is not None and header.game != wanted:
+            return
+        same = (header.game, header.deal, header.created, len(log.events), summary.status, summary.score,
+                summary.moves, summary.elapsed_ms)
+        if same in self._games:
+            self.copies += 1
+            return
+        self._games.add(same)
+        self.played.append(Played(file=str(path), game=header.game, created=header.created,
+                                  status=session.status, score=session.score, moves=session.moves,
+                                  elapsed_ms=summary.elapsed_ms))
+
+
+def _show(reading: _Reading, as_json: bool) -> int:
+    from carpet.core.stats import records
+    from carpet.formats.stats import StatsDocument, game_record
+
+    found = records(reading.played)
+    doc = StatsDocument(files=reading.found, counted=len(reading.played), copies=reading.copies,
+                        failed=reading.failed, games=[game_record(r) for r in found.values()])
+    if as_json:
+        print_json(doc)
+    else:
+        from .common import console
+
+        out = console()
+        for i, entry in enumerate(doc.games):
+            if i:
+                out.print()
+            out.print(table(entry), soft_wrap=True)  # a file name stays whole on its line
+        if not doc.games:
+            print("no games counted")
+    notes = [f"{doc.files:,} recorded game{'s' * (doc.files != 1)} found", f"{doc.counted:,} counted"]
+    if doc.copies:
+        notes.append(f"{doc.copies:,} cop{'ies' if doc.copies != 1 else 'y'} of a game counted once")
+    if doc.failed:
+        notes.append(f"{len(doc.failed):,} not counted (failed, named above)")
+    say("carpet stats: " + ", ".join(notes))
+    return reading.code
+
+
+def table(entry):
+    """One game's record for people: counts, the rate with its interval, bests and streaks."""
+    from rich.console import Group
+    from rich.text import Text
+
+    from carpet.formats.svg import clock_text
+
+    from .tables import counts_table, rate_lines, spread_lines
+
+    title = Text(f"{entry.game}: {entry.games:,} game{'s' * (entry.games != 1)}", style="bold")
+    rows = [("won", entry.won), ("lost", entry.lost), ("playing", entry.playing)]
+    lines = rate_lines(entry, "games still playing" if entry.playing else None)
+    for what, best, shown in (("best score", entry.best_score, str),
+                              ("fewest moves in a win", entry.fewest_moves, str),
+                              ("fastest win", entry.fastest_ms, clock_text)):
+        if best is not None:
+            lines.append(f"{what}: {shown(best.value)} ({best.file})")
+    lines.append(f"winning streak: current {entry.streak.current}, longest {entry.streak.longest}")
+    lines += spread_lines(entry, "won games")
+    return Group(title, counts_table(rows, entry.games, "games"), Text(""), Text("\n".join(lines)))
