@@ -75,6 +75,15 @@ def test_one_item_per_game_named_after_its_file_all_pass(pytester, games):
     assert "carpet games: games" in result.stdout.str()  # the header says the plugin is on, and where
 
 
+def test_a_version_2_binary_log_named_log_is_a_game_too(pytester, games):
+    # a version-2 binary log names no format in its bytes: it is known by its first bytes
+    shutil.copy(games / "station-won.carpet", games / "history.log")
+    with_ini(pytester)
+    result = pytester.runpytest("-v")
+    result.assert_outcomes(passed=len(GAMES) + 1)
+    assert "games/history.log::history.log PASSED" in result.stdout.str()
+
+
 def test_the_command_line_flag_names_a_folder_too(pytester, games):
     result = pytester.runpytest("--carpet-games", "games")
     result.assert_outcomes(passed=len(GAMES))
