@@ -343,3 +343,15 @@ def test_best_ranks_wins_by_score_then_fewest_moves_and_proves_only_a_complete_s
     # the same search stopped one node short proves nothing about the moves
     short = solve(near, best=True, nodes=proven.nodes - 1)
     assert short.result == "won" and short.best is False and short.best_score is True
+
+
+@pytest.mark.parametrize("deal", range(1, 9))
+def test_best_never_ranks_below_the_first_win_and_is_not_proven_on_a_budget(deal):
+    session = session_of("kovrik-shuffle", deal)
+    first = solve(session, nodes=5_000)
+    best = solve(session, best=True, nodes=5_000)
+    assert first.result == best.result == "won"
+    assert (best.score, -best.moves) >= (first.score, -first.moves)
+    # unlimited shuffles: no search of 5,000 nodes is complete, so nothing about the moves is proven
+    assert best.best is False
+    replays_to_a_win(session, best)
