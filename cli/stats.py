@@ -79,11 +79,7 @@ class _Reading:
     def read(self, item: tuple, wanted: str | None) -> None:
         from carpet.core import CarpetError
         from carpet.core.stats import Played
-        from carpet.formats import check
-        from carpet.formats.files import read_bytes
         from carpet.formats.stats import Failed
-
-        from .recorded import looks_like_a_game, named_as_game
 
         path, named = item
         try:
@@ -95,16 +91,17 @@ class _Reading:
             return
         self._seen.add(same_file)
         try:
-            data = read_bytes(path)
-            if not named and not named_as_game(path.name) and not looks_like_a_game(data):
-                return  # a .log or .json file of something else
+            loaded = _load(path, named)
+        except CarpetError as exc:  # a file that cannot be read counts as a game (it may be one)
             self.found += 1
-            log, session = check(data)
-        except CarpetError as exc:
             failure = fail(path, exc)
             self.failed.append(Failed(file=str(path), error=str(exc), unreadable=failure.code == UNUSABLE))
             self._problem(path, str(exc), failure.code)
             return
+        if loaded is None:
+            return
+        self.found += 1
+        log, session = loaded
         header, summary = log.header, log.summary
         if wanted is not None and header.game != wanted:
             return
@@ -117,6 +114,20 @@ class _Reading:
         self.played.append(Played(file=str(path), game=header.game, created=header.created,
                                   status=session.status, score=session.score, moves=session.moves,
                                   elapsed_ms=summary.elapsed_ms))
+
+
+def _load(path: Path, named: bool):
+    """(log, session) of the verified game in the file; None for a ``.log`` or ``.json`` file found in a
+    folder that holds something else; CarpetError (formats/log.py's) for one that does not read or verify."""
+    from carpet.formats import check
+    from carpet.formats.files import read_bytes
+
+    from .recorded import looks_like_a_game, named_as_game
+
+    data = read_bytes(path)
+    if not named and not named_as_game(path.name) and not looks_like_a_game(data):
+        return None
+    return check(data)
 
 
 def _show(reading: _Reading, as_json: bool) -> int:

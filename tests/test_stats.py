@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -128,10 +129,13 @@ def test_a_version_2_binary_log_named_log_is_found_in_a_folder(tmp_path):
 def test_bad_input_is_one_line_and_an_unreadable_file_wins_over_a_failed_one(tmp_path):
     games = folder_of_games(tmp_path)
     (games / "empty.carpet").write_bytes(b"")
+    os.mkfifo(games / "pipe.log")  # refused before it is opened: it never hangs the command
     result = run("stats", games, "--json")
     assert result.exit_code == 2, result.stderr
-    assert {Path(f["file"]).name: f["unreadable"] for f in doc(result)["failed"]} == {
-        "empty.carpet": True, "kovrik-hard-best.carpet.json": False}
+    d = doc(result)
+    assert {Path(f["file"]).name: f["unreadable"] for f in d["failed"]} == {
+        "empty.carpet": True, "pipe.log": True, "kovrik-hard-best.carpet.json": False}
+    assert (d["files"], d["counted"]) == (len(CHOSEN) + 3, len(CHOSEN) - 1)
     missing = run("stats", tmp_path / "nowhere")
     assert missing.exit_code == 2 and missing.stderr.count("\n") == 2  # the file, then the closing note
     assert "nowhere: no such file" in missing.stderr and "Traceback" not in missing.stderr
