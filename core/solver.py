@@ -93,9 +93,9 @@ def _knowledge(state: State, best: bool = False, order: int = 0):
 
     With ``best``, safe actions are used only where the family says they never cost score
     (``safe_keeps_score``): safe means safe for winning, not for the best win.  Those
-    families' safe actions (a card to its foundation that every win must play once, and
-    that leaves every other action open) cost no counted move either: a win that plays it
-    later plays it all the same.  ``order``:
+    families' safe actions are taken to cost no counted move either, and a proof of the
+    fewest moves rests on it: each is a card to its foundation that any win plays once
+    (in the carpet family it commutes with every other action).  ``order``:
     which of the family's orders of actions (``search_orders``) to use; 0 the usual one.
     """
     key = getattr(state, "search_key", None) or state.snapshot  # a snapshot is exact and hashable
