@@ -13,6 +13,7 @@ from array import array
 from .errors import IllegalAction
 from .game import FIRST_ACTION, HINT, LOST, PLAYING, RESTART, UNDO, WON, State, Variant
 from .numbering import Deal
+from .position import Start, deal_state
 
 
 #: the largest clock reading (ms, about 34 years) a session takes: what every form of the log holds
@@ -74,11 +75,11 @@ class Session:
     __slots__ = ("variant", "deal", "state", "events", "moves", "bonus", "clock_ms",
                  "earlier_attempts_ms", "_history", "_start", "__weakref__")
 
-    def __init__(self, variant: Variant, deal: Deal, *, state: State | None = None) -> None:
+    def __init__(self, variant: Variant, deal: "Deal | Start", *, state: State | None = None) -> None:
         self.variant = variant
         self.deal = deal
         if state is None:
-            self.state: State = variant.new_state(deal)
+            self.state: State = deal_state(variant, deal)
             self._start = self.state.snapshot()
             #: every event accepted, as (action, clock reading in ms)
             self.events: Events | None = Events()
@@ -108,7 +109,7 @@ class Session:
         """The deal's position as a snapshot (what restart brings back)."""
         start = self._start
         if start is None:
-            start = self._start = self.variant.new_state(self.deal).snapshot()
+            start = self._start = deal_state(self.variant, self.deal).snapshot()
         return start
 
     # --- reading ------------------------------------------------------------------
@@ -126,7 +127,7 @@ class Session:
 
     @property
     def initial_digest(self) -> str:
-        fresh = self.variant.new_state(self.deal)
+        fresh = deal_state(self.variant, self.deal)
         return fresh.digest()
 
     def legal_actions(self) -> list[int]:

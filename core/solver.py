@@ -115,7 +115,9 @@ def information(variant) -> str:
 
 def working_copy(session: Session) -> State:
     """A fresh state in the session's position (the session is never touched)."""
-    state = session.variant.new_state(session.deal)
+    from .position import deal_state
+
+    state = deal_state(session.variant, session.deal)
     state.restore(session.state.snapshot())
     return state
 
