@@ -13,8 +13,8 @@ from pathlib import Path
 
 import msgspec
 
-from carpet.core import CarpetError, Session, get_game, parse_deal
-from carpet.formats import read_log, record, replay, verify
+from carpet.core import CarpetError, Session, get_game
+from carpet.formats import header_deal, read_log, record, replay, verify
 
 #: legal actions listed at most, when saying what was expected
 SHOWN = 16
@@ -98,7 +98,7 @@ def _at_event(log, event: int, found: tuple | None = None, total: int | str | No
 
 def _at_deal(log) -> list[str]:
     try:
-        session = Session(get_game(log.header.game), parse_deal(log.header.deal))
+        session = Session(get_game(log.header.game), header_deal(log.header))
     except CarpetError:
         return []
     return ["  at:       the deal, before event 1",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from carpet.core import Session
+from carpet.core.position import write
 
 from .documents import Position
 
@@ -10,4 +11,5 @@ from .documents import Position
 def position_document(session: Session, **extra) -> Position:
     return Position(game=session.variant.id, deal=session.deal.text, status=session.status, score=session.score,
                     moves=session.moves, redeals_left=session.redeals_left, elapsed_ms=session.clock_ms,
-                    layout=session.state.layout(), events=len(session.events), **extra)
+                    layout=session.state.layout(), events=len(session.events),
+                    position=write(session.state), **extra)
