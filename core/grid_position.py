@@ -63,7 +63,7 @@ def read(variant: GridVariant, cells_text: str, fields: dict[str, str]) -> Posit
         generator = got["g"]
         read_generator(generator)  # (refused now if it is no generator)
         new_rng = lambda: read_generator(generator)  # noqa: E731
-    else:  # RULES.md, "Positions from text": a generator seeded by the text itself (without g:)
+    else:  # docs/rules.md, its opening: a generator seeded by the text itself (without g:)
         probe = write(_made(variant, cells, used, points, lambda: seeded_generator("")))
         seed_text = " ".join(field for field in probe.split(" ") if not field.startswith("g:"))
         new_rng = lambda: seeded_generator(seed_text)  # noqa: E731

@@ -5,7 +5,7 @@ The first field is the game id; the rest is the family's (``grid_position.py``,
 lives here: splitting a line into fields, reading a run of cards as people type them,
 counting the cards of a position (each once, or twice in the two-deck games), the
 generator a position names or, where it names none, the one seeded by the position text
-itself (RULES.md, "Positions from text"), and the two objects the rest of the program uses:
+itself (docs/rules.md, its opening), and the two objects the rest of the program uses:
 
 - :class:`Position`: a text read and checked.  Its ``state()`` is the game state; a text whose
   stock holds ``??`` (a face-down card the player has not seen) is read all the same, but
@@ -275,7 +275,8 @@ def _missing(missing: tuple[int, ...], names: str):
 
 
 def _listed(where: list[str]) -> str:
-    return ", ".join(where[:-1]) + " and " + where[-1]
+    """``c3 and in the stock``, after "in"."""
+    return ", in ".join(where[:-1]) + " and in " + where[-1]
 
 
 def fill_unseen(cards: list[int], order: tuple[int, ...]) -> list[int]:
@@ -318,7 +319,7 @@ def write_generator(rng) -> str:
 
 
 def seeded_generator(text: str):
-    """RULES.md, "Positions from text": the generator of a position that names none, seeded by
+    """docs/rules.md, its opening: the generator of a position that names none, seeded by
     the position's text (canonical, without the generator): the Mersenne Twister seeded with the
     first 8 bytes of the text's BLAKE2b digest, read as a big-endian number."""
     from .game import blake2b

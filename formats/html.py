@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 
 from carpet.core import Session, get_game
+from carpet.core.position import Start
 
 from . import svg
 from .log import Log, header_deal
@@ -75,6 +76,8 @@ def replay_page(log: Log, *, verified_by: str | None = None) -> bytes:
         ("verified", f"yes, every event re-played by {verified_by}" if verified_by else "no"),
         ("recorded", f"{log.header.created} with {log.header.tool}"),
     ]
+    if type(end.deal) is Start:  # a game started from a position: the position, as PGN shows its [FEN]
+        summary.insert(0, ("started from", end.deal.text))
     e = html.escape
     rows = "".join(f"<tr><th>{e(k)}</th><td{' class=' + e(v.split()[0]) if k == 'result' else ''}>{e(v)}</td></tr>"
                    for k, v in summary)
