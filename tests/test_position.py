@@ -307,3 +307,25 @@ def test_a_log_started_from_a_deal_number_is_unchanged():
     log = record(session, new_header(session, created=CREATED, tool="carpet 0.1.0"))
     assert log.header.numbering == "pysol" and log.header.deal == "ms3"
     assert encode(log)[3:6] == bytes((2, 1, 4))  # version 2, kovrik, rules 1 and numbering 0 (pysol)
+
+
+def test_the_readme_examples_of_positions_run_and_say_what_the_readme_shows(tmp_path, monkeypatch):
+    import shlex
+
+    from conftest import ROOT
+
+    monkeypatch.chdir(tmp_path)
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Positions as text", 1)[1].split("\n## ", 1)[0]
+    lines = [line for block in section.split("```sh\n")[1:] for line in block.split("```")[0].splitlines()]
+    assert len(lines) >= 10
+    shown = []
+    for line in lines:
+        if line.startswith("# "):
+            said = line[2:]
+            expected = said.split(" (")[0] if "nodes" in said else said  # (the time varies)
+            assert any(out.startswith(expected) for out in shown), (shown, said)
+            continue
+        result = run(*shlex.split(line)[1:])
+        assert result.exit_code == 0, (line, result.output)
+        shown = result.stdout.splitlines() or [""]
