@@ -172,6 +172,11 @@ def take_fields(variant: Variant, fields: dict[str, str], required: tuple[str, .
 
 
 # --- cards as people type them -------------------------------------------------------------
+#: the two marks that are no card: what each stands for, where it may, and what is said elsewhere
+_MARKS = {"..": (EMPTY, "empty", "'..' (an empty cell) has no place here"),
+          "??": (UNSEEN, "unseen", "?? (an unseen card) may stand only in a face-down stock")}
+
+
 def read_cards(run: str, where: str, *, empty: bool = False, unseen: bool = False) -> list[int]:
     """Cards written one after another (``7H10dKs``) -> faces; ``..`` EMPTY where ``empty``,
     ``??`` UNSEEN where ``unseen``; ``-`` alone is no card."""
@@ -181,16 +186,11 @@ def read_cards(run: str, where: str, *, empty: bool = False, unseen: bool = Fals
     i, n = 0, len(run)
     while i < n:
         pair = run[i:i + 2]
-        if pair == "..":
-            if not empty:
-                raise BadPosition(f"{where}: '..' (an empty cell) has no place here")
-            cards.append(EMPTY)
-            i += 2
-            continue
-        if pair == "??":
-            if not unseen:
-                raise BadPosition(f"{where}: ?? (an unseen card) may stand only in a face-down stock")
-            cards.append(UNSEEN)
+        if pair in _MARKS:
+            mark, allowed, refusal = _MARKS[pair]
+            if not (empty if allowed == "empty" else unseen):
+                raise BadPosition(f"{where}: {refusal}")
+            cards.append(mark)
             i += 2
             continue
         rank_text = "T" if run[i:i + 2] == "10" else run[i].upper()

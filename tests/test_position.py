@@ -133,6 +133,14 @@ def test_unseen_cards_are_refused_outside_a_stock():
 
 
 # --- the strict reader --------------------------------------------------------------------------
+def grid(game: str, first: str, aces: bool) -> str:
+    """A grid position: row a is ``first`` then 3C up to KC; rows b-d the twos to kings of spades,
+    hearts and diamonds, their ace first where ``aces``; each row's last cell empty."""
+    rows = [first + "3C4C5C6C7C8C9CTCJCQCKC.."] + [
+        ("A" + s if aces else "") + "".join(r + s for r in "23456789TJQK") + ".." for s in "SHD"]
+    return f"{game} " + "/".join(rows)
+
+
 CARPET1 = ("carpet JD2D9HJC5D/7H7C5HKDKC/9S5SQCKH3H/2SKS9DQDJS f:ACASAHAD "
            "s:3C4C5CTSQH4H4D7S3STD4STH8H2CJH7D6D8S8DQS6C3D8CTC6S9C2H6H w:-")
 BAD = {
@@ -160,18 +168,10 @@ BAD = {
     "bad phase": (CARPET1.replace("carpet ", "carpet-foster ") + " phase:3", "more than the game allows"),
     "auto with a gap": (CARPET1.replace("carpet ", "carpet-auto ").replace("JD2D", "..2D").replace("s:3C", "s:3CJD"),
                         "fills a gap at once"),
-    "grid: an ace column": ("kovrik " + "/".join(["2CAC3C4C5C6C7C8C9CTCJCQCKC..", "AS2S3S4S5S6S7S8S9STSJSQSKS..",
-                                                  "AH2H3H4H5H6H7H8H9HTHJHQHKH..", "AD2D3D4D5D6D7D8D9DTDJDQDKD.."])
-                            + " r:3", "2C cannot lie in a0"),
-    "grid: redeals": ("montana " + "/".join(["2C3C4C5C6C7C8C9CTCJCQCKC..", "2S3S4S5S6S7S8S9STSJSQSKS..",
-                                             "2H3H4H5H6H7H8H9HTHJHQHKH..", "2D3D4D5D6D7D8D9DTDJDQDKD.."])
-                      + " r:9", "more than the game allows"),
-    "grid: an ace in montana": ("montana " + "/".join(["AC3C4C5C6C7C8C9CTCJCQCKC..", "2S3S4S5S6S7S8S9STSJSQSKS..",
-                                                       "2H3H4H5H6H7H8H9HTHJHQHKH..", "2D3D4D5D6D7D8D9DTDJDQDKD.."])
-                                + " r:2", "AC is not in this game"),
-    "grid: a bad generator": ("montana " + "/".join(["2C3C4C5C6C7C8C9CTCJCQCKC..", "2S3S4S5S6S7S8S9STSJSQSKS..",
-                                                     "2H3H4H5H6H7H8H9HTHJHQHKH..", "2D3D4D5D6D7D8D9DTDJDQDKD.."])
-                              + " r:2 g:xx.1.2", "is not a generator"),
+    "grid: an ace column": (grid("kovrik", "2CAC", True) + " r:3", "2C cannot lie in a0"),
+    "grid: redeals": (grid("montana", "2C", False) + " r:9", "more than the game allows"),
+    "grid: an ace in montana": (grid("montana", "AC", False) + " r:2", "AC is not in this game"),
+    "grid: a bad generator": (grid("montana", "2C", False) + " r:2 g:xx.1.2", "is not a generator"),
 }
 
 
