@@ -105,13 +105,6 @@ class Start:
         return position.state()
 
 
-def deal_state(variant: Variant, deal) -> State:
-    """The state a session starts from: its deal number's, or its starting position's."""
-    if type(deal) is Start:
-        return deal.new_state(variant)
-    return variant.new_state(deal)
-
-
 # --- reading and printing, by family ---------------------------------------------------------
 def _family(variant: Variant):
     return import_module(f".{_FAMILY_MODULES[variant.family]}", __package__)

@@ -9,11 +9,22 @@ milliseconds since the attempt began).
 from __future__ import annotations
 
 from array import array
+from typing import TYPE_CHECKING
 
 from .errors import IllegalAction
 from .game import FIRST_ACTION, HINT, LOST, PLAYING, RESTART, UNDO, WON, State, Variant
 from .numbering import Deal
-from .position import Start, deal_state
+
+if TYPE_CHECKING:  # (loaded only for a game started from a position)
+    from .position import Start
+
+
+def deal_state(variant: Variant, deal: "Deal | Start") -> State:
+    """The state a session starts from: its deal number's, or, a game started from a position
+    (``deal`` a :class:`carpet.core.position.Start`), that position's."""
+    if type(deal) is Deal:
+        return variant.new_state(deal)
+    return deal.new_state(variant)
 
 
 #: the largest clock reading (ms, about 34 years) a session takes: what every form of the log holds

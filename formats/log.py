@@ -29,7 +29,7 @@ from array import array
 from itertools import repeat
 from operator import and_, lshift, or_, rshift
 from time import gmtime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 from weakref import ref
 
 import msgspec
@@ -37,9 +37,10 @@ import msgspec
 from carpet.core import CarpetError, GAMES, Session, Variant, get_game, parse_deal
 from carpet.core.game import FIRST_ACTION, RESTART
 from carpet.core.numbering import MS_LIMIT, MS_PLAIN_LIMIT, MT_LIMIT, Deal, make_deal
-from carpet.core.position import Start, deal_state
-from carpet.core.position import read as read_position
-from carpet.core.session import CLOCK_LIMIT, Events
+from carpet.core.session import CLOCK_LIMIT, Events, deal_state
+
+if TYPE_CHECKING:  # (a game started from a position: its module is loaded only for one)
+    from carpet.core.position import Start
 
 from . import codec as _codec
 from .replay import PackedDeltas, ReplayError, clocks_of, copy_events, fresh, position_digest_of, run, unpacked
@@ -1188,8 +1189,12 @@ def header_deal(header: Header) -> "Deal | Start":
     return _header_deal(header.deal, header.numbering)
 
 
-def _header_start(text: str) -> Start:
-    """The position a header of numbering "position" names, refused unless printed as carpet prints it."""
+def _header_start(text: str) -> "Start":
+    """The position a header of numbering "position" names (a core.position.Start), refused unless
+    printed as carpet prints it."""
+    from carpet.core.position import Start
+    from carpet.core.position import read as read_position
+
     try:
         position = read_position(text)
         position.state()
@@ -1209,7 +1214,7 @@ def _fresh(header: Header, variant: Variant, deal: "Deal | Start | None" = None)
     full = position_digest_of(session.state)
     found = full if header.version == 1 else full[:8]
     if found != header.layout:
-        where = "its starting position" if type(deal) is Start else f"deal {deal.text}"
+        where = f"deal {deal.text}" if type(deal) is Deal else "its starting position"
         raise LogError(f"initial layout digest {header.layout} does not match {where} "
                        f"of {variant.id} ({found})", unreadable=False)
     return session
