@@ -2,8 +2,7 @@
 
 ::
 
-    carpet 9S4C..QD7H/5C3DJH8STD/..2H6D9CKS/3SQSTH4DJC f:2C3S2HAD s:8D5HKC... w:-
-    carpet-foster ...  phase:1
+    carpet-foster 7D5H9CQC6H/KH6D3H8H3S/2CJHKS2HTD/7SQDQS8DQH f:AS4D s:KC5C5D4C7H9H9SJDKDTH3C2S7C4H9D8SAH6CTS5SACTC8CJC6S4S w:JS phase:2
 
 The cells field is the carpet, rows a-d separated by ``/``, five cells each (``..`` a gap);
 ``f:`` the foundations' top cards, any order (a suit not there has no foundation yet: only
@@ -16,7 +15,7 @@ the foundations hold (the rules' score is a count of the cards put up).
 from __future__ import annotations
 
 from .cards import ACE, CODES
-from .carpet import CELL_NAMES, CELLS, COLS, EMPTY, PLAYING, ROWS, SUIT_NAMES, CarpetState, CarpetVariant
+from .carpet import CELL_NAMES, COLS, EMPTY, PLAYING, ROWS, SUIT_NAMES, CarpetState, CarpetVariant
 from .position import (NONE, UNSEEN, BadPosition, Position, count_cards, fill_unseen, read_cards, read_count,
                        read_rows, take_fields, write_cards, write_rows)
 
