@@ -35,6 +35,10 @@ def _game_ids(incomplete: str) -> list[str]:
 
 GameId = Annotated[str, typer.Argument(help="A game id: see `carpet games`.", show_default=False,
                                        autocompletion=_game_ids)]
+PositionText = Annotated[Optional[str], typer.Option(
+    "--position", metavar="TEXT", show_default=False,
+    help="A position as one line of text, the game id first (docs/format.md, \"Positions as text\"): "
+         "`carpet deal GAME N --position` prints one.")]
 Quiet = Annotated[bool, typer.Option("-q", "--quiet", help="Do not draw the position afterwards.")]
 Force = Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")]
 SvgFile = Annotated[Optional[Path], typer.Option("--svg", metavar="FILE", show_default=False,
@@ -170,6 +174,26 @@ def game_and_deal(game: str, number: str | None):
     except CarpetError as exc:
         raise Failure(f"carpet: {exc}", UNUSABLE) from None
     return variant, deal
+
+
+def position_session(text: str) -> Session:
+    """A session starting from a position given as text (its ``deal`` a Start); one line and exit
+    2 for a text that is not a position, or one whose stock holds cards not seen (``??``)."""
+    from carpet.core.position import Start, read
+
+    try:
+        position = read(text)
+        position.state()
+    except CarpetError as exc:
+        raise Failure(f"carpet: --position: {exc}", UNUSABLE) from None
+    return Session(position.variant, Start(position.text))
+
+
+def position_line(session: Session) -> str:
+    """The position of ``session`` as one line of text."""
+    from carpet.core.position import write
+
+    return write(session.state)
 
 
 def form_of(path: Path) -> str:

@@ -9,35 +9,57 @@ from carpet.core import Session
 from carpet.formats import new_header, record
 
 from . import clock
-from .common import TOOL, Force, GameId, JsonFlag, SvgFile, game_and_deal, guard, report, say, write_new
+from .common import (TOOL, UNUSABLE, Failure, Force, GameId, JsonFlag, PositionText, SvgFile, game_and_deal, guard,
+                     position_line, position_session, report, say, write_new)
+
+PositionFlag = Annotated[bool, typer.Option("--position", help="Print the position as one line of text "
+                                                               "(docs/format.md, \"Positions as text\").")]
 
 
 def deal(game: GameId,
          number: Annotated[str, typer.Argument(help="Deal number: N or msN, as in PySolFC.", show_default=False)],
          as_json: JsonFlag = False,
-         svg: SvgFile = None) -> None:
+         svg: SvgFile = None,
+         position: PositionFlag = False) -> None:
     """Show the starting layout of a deal."""
     def run():
         variant, deal_ = game_and_deal(game, number)
-        report(Session(variant, deal_), as_json, svg, note="the deal")
+        session = Session(variant, deal_)
+        if position and not as_json:
+            print(position_line(session))
+            if svg is None:
+                return
+        report(session, as_json, svg, note="the deal")
     guard(run)
 
 
-def new(game: GameId,
+def new(game: Annotated[Optional[str], typer.Argument(help="A game id: see `carpet games` (not with --position).",
+                                                      show_default=False)] = None,
         number: Annotated[Optional[str], typer.Argument(help="Deal number (a fresh one when left out).",
                                                         show_default=False)] = None,
         output: Annotated[Optional[Path], typer.Option("-o", "--output", help="The file to create (default: "
                                                        "GAME-DEAL.carpet here; .json for JSON, .txt for text).",
                                                        show_default=False)] = None,
         force: Force = False,
-        as_json: JsonFlag = False) -> None:
-    """Start a recorded game, in GAME-DEAL.carpet here unless -o names the file."""
+        as_json: JsonFlag = False,
+        position: PositionText = None) -> None:
+    """Start a recorded game, in GAME-DEAL.carpet here unless -o names the file; or from a position (--position)."""
     def run():
-        variant, deal_ = game_and_deal(game, number if number is not None else clock.fresh_deal_number())
-        session = Session(variant, deal_)
-        path = output if output is not None else Path(f"{variant.id}-{deal_.text}.carpet")
+        if position is not None:
+            if game is not None or number is not None:
+                raise Failure("carpet new: give a game and deal number, or --position TEXT, not both", UNUSABLE)
+            session = position_session(position)
+            variant, name = session.variant, f"position-{session.state.digest()[:8]}"
+        else:
+            if game is None:
+                raise Failure("carpet new: which game? carpet new GAME [NUMBER], or carpet new --position TEXT",
+                              UNUSABLE)
+            variant, deal_ = game_and_deal(game, number if number is not None else clock.fresh_deal_number())
+            session = Session(variant, deal_)
+            name = deal_.text
+        path = output if output is not None else Path(f"{variant.id}-{name}.carpet")
         write_new(path, record(session, new_header(session, created=clock.now_iso(), tool=TOOL)), force)
-        note = f"new {variant.id} game, deal {deal_.both_forms}, log {path}"
+        note = f"new {variant.id} game, deal {session.deal.both_forms}, log {path}"
         if as_json:
             say(note)
         else:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import msgspec
 
-from carpet.core import CarpetError, Session, get_game, parse_deal
-from carpet.formats import read_log, record, replay, verify
+from carpet.core import CarpetError, Session, get_game
+from carpet.formats import header_deal, read_log, record, replay, verify
 
 #: legal actions listed at most, when saying what was expected
 SHOWN = 16
@@ -30,7 +30,7 @@ def check(path: Path, name: str | None = None) -> str | None:
         partial = getattr(exc, "partial", None)
         if partial is not None and exc.event is not None:  # refused while read: the events before it
             header = partial.header
-            lines = [f"{name}: {exc}", f"  game:     {header.game}, deal {header.deal}, {exc.total} events"]
+            lines = [f"{name}: {exc}", f"  game:     {header.game}, {_dealt(header)}, {exc.total} events"]
             return "\n".join(lines + _at_event(partial, exc.event, exc.found, total=exc.total))
         return f"{name}: {exc}\n  the file cannot be read as a recorded game: nothing to replay"
     try:
@@ -40,9 +40,14 @@ def check(path: Path, name: str | None = None) -> str | None:
     return None
 
 
+def _dealt(header) -> str:
+    """``deal ms1``, or ``from the position ...`` for a game started from one."""
+    return f"from the position {header.deal}" if header.numbering == "position" else f"deal {header.deal}"
+
+
 def _explain(name: str, log, exc: CarpetError) -> str:
     header, events = log.header, log.events
-    lines = [f"{name}: {exc}", f"  game:     {header.game}, deal {header.deal}, {len(events)} events"]
+    lines = [f"{name}: {exc}", f"  game:     {header.game}, {_dealt(header)}, {len(events)} events"]
     event = getattr(exc, "event", None)
     if event is not None:
         return "\n".join(lines + _at_event(log, event))
@@ -98,7 +103,7 @@ def _at_event(log, event: int, found: tuple | None = None, total: int | str | No
 
 def _at_deal(log) -> list[str]:
     try:
-        session = Session(get_game(log.header.game), parse_deal(log.header.deal))
+        session = Session(get_game(log.header.game), header_deal(log.header))
     except CarpetError:
         return []
     return ["  at:       the deal, before event 1",

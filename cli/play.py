@@ -2,7 +2,7 @@
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -11,7 +11,7 @@ from carpet.core.game import PLAYING
 from carpet.formats import LogError, locked, position_document, record, upgraded, write_log
 
 from . import clock
-from .common import (FAILED, OK, UNUSABLE, JsonFlag, LogFile, Quiet, draw, error, fail, guard, load,
+from .common import (FAILED, OK, UNUSABLE, JsonFlag, LogFile, PositionText, Quiet, draw, error, fail, guard, load,
                      print_json, settle, writing)
 
 
@@ -104,7 +104,31 @@ def _meta(word: str, doc: str):
     return command
 
 
-hint = _meta("hint", "Name one legal action (recorded; in kovrik and kovrik-hard a hint counts as a move).")
+def hint(file: Annotated[Optional[Path], typer.Argument(
+             help="A recorded game: binary (.carpet), JSON (.carpet.json) or text (.carpet.txt); or --position TEXT.",
+             show_default=False)] = None,
+         as_json: JsonFlag = False, quiet: Quiet = False, position: PositionText = None) -> None:
+    """Name one legal action (recorded; in kovrik and kovrik-hard a hint counts as a move).
+
+    With --position TEXT: for that position, nothing recorded."""
+    if file is not None and position is None:
+        guard(lambda: _play(file, ["hint"], as_json, quiet))
+    else:
+        guard(lambda: _hint_at(file, position, as_json, quiet))
+
+
+def _hint_at(file: Optional[Path], text: Optional[str], as_json: bool, quiet: bool) -> None:
+    from .show import file_or_position
+
+    session = file_or_position("hint", file, text)
+    action = session.hint()
+    named = None if action is None else session.variant.text(action)
+    if as_json:
+        print_json(position_document(session, hint=named))
+        return
+    print(f"hint: {named}" if named else f"hint: nothing to play (the game is {session.status})")
+    if not quiet:
+        draw(session)
 undo = _meta("undo", "Take back the last action that changed the position (recorded).")
 redeal = _meta("redeal", "Redeal or shuffle the loose cards, where the game has redeals (recorded).")
 restart = _meta("restart", "Play the same deal again from the start (recorded; the new attempt is the one that counts).")

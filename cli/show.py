@@ -1,21 +1,28 @@
 """``carpet show``, ``carpet moves`` and ``carpet replay``: reading a recorded game."""
 
 import sys
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from carpet.core import Session, get_game, parse_deal
-from carpet.formats import position_document, replay
+from carpet.core import Session, get_game
+from carpet.formats import header_deal, position_document, replay
 
-from .common import (UNUSABLE, Failure, JsonFlag, LogFile, SvgFile, console, guard, load, print_json, report, say,
-                     seconds)
+from .common import (UNUSABLE, Failure, JsonFlag, LogFile, PositionText, SvgFile, console, guard, load,
+                     position_line, position_session, print_json, report, say, seconds)
+from .deal import PositionFlag
+
+OptionalLogFile = Annotated[Optional[Path], typer.Argument(
+    help="A recorded game: binary (.carpet), JSON (.carpet.json) or text (.carpet.txt); or --position TEXT.",
+    show_default=False)]
 
 
 def show(file: LogFile,
          at: Annotated[Optional[int], typer.Option("--at", min=0, help="The position after event N (0 = the deal).")] = None,
          as_json: JsonFlag = False,
-         svg: SvgFile = None) -> None:
+         svg: SvgFile = None,
+         position: PositionFlag = False) -> None:
     """The position now (or after event N): score, moves, redeals left, clock, status."""
     def run():
         log, session = load(file)
@@ -23,8 +30,21 @@ def show(file: LogFile,
             if at > len(log.events):
                 raise Failure(f"carpet: {file}: --at {at}: the log has only {len(log.events)} events", UNUSABLE)
             session = replay(log, at)
+        if position and not as_json:
+            print(position_line(session))
+            if svg is None:
+                return
         report(session, as_json, svg, note=event_note(session, len(log.events)))
     guard(run)
+
+
+def file_or_position(command: str, file: Path | None, text: str | None) -> Session:
+    """The session a command works on: the verified log's, or one started from ``--position``."""
+    if (file is None) == (text is None):
+        raise Failure(f"carpet {command}: give a recorded game or --position TEXT (one of them)", UNUSABLE)
+    if text is not None:
+        return position_session(text)
+    return load(file)[1]
 
 
 def event_note(session: Session, total: int) -> str:
@@ -35,10 +55,10 @@ def event_note(session: Session, total: int) -> str:
     return f"after event {done} of {total}: {session.variant.text(session.events[-1][0])}"
 
 
-def moves(file: LogFile, as_json: JsonFlag = False) -> None:
-    """Every legal action now, in canonical notation."""
+def moves(file: OptionalLogFile = None, as_json: JsonFlag = False, position: PositionText = None) -> None:
+    """Every legal action now (in a recorded game, or a position given as text), in canonical notation."""
     def run():
-        _, session = load(file)
+        session = file_or_position("moves", file, position)
         texts = [session.variant.text(a) for a in session.legal_actions()]
         if as_json:
             from carpet.formats.documents import Moves
@@ -92,7 +112,7 @@ def replay_(file: LogFile,
                 session.clock_ms = 0
             return position_document(session)
 
-        first = Session(get_game(log.header.game), parse_deal(log.header.deal))
+        first = Session(get_game(log.header.game), header_deal(log.header))
         first.events = log.events[:0]
         show_frame(first, -1, None)
         if last:

@@ -14,8 +14,8 @@ from carpet.core import GAMES, CarpetError, Session
 from carpet.core.solver import DEFAULT_NODES
 
 from . import clock
-from .common import (TOOL, UNUSABLE, Failure, Force, JsonFlag, fail, game_and_deal, guard, load,
-                     print_json, say, write_new)
+from .common import (TOOL, UNUSABLE, Failure, Force, JsonFlag, PositionText, fail, game_and_deal, guard, load,
+                     position_line, position_session, print_json, say, write_new)
 
 HELP = "\n\n".join((
     "Search a deal, or the position a recorded game has reached, for a win.",
@@ -33,9 +33,10 @@ HELP = "\n\n".join((
 ))
 
 
-def solve(target: Annotated[str, typer.Argument(metavar="GAME|FILE",
-                                                help="A game id (then a deal number), or a game log.",
-                                                show_default=False)],
+def solve(target: Annotated[Optional[str], typer.Argument(metavar="GAME|FILE",
+                                                          help="A game id (then a deal number), or a game log "
+                                                               "(or neither, with --position).",
+                                                          show_default=False)] = None,
           number: Annotated[Optional[str], typer.Argument(metavar="[NUMBER]",
                                                           help="The deal number, with a game id.",
                                                           show_default=False)] = None,
@@ -54,9 +55,10 @@ def solve(target: Annotated[str, typer.Argument(metavar="GAME|FILE",
                                                          help="Write the winning line as a recorded "
                                                               "game (`carpet verify` checks it).")] = None,
           force: Force = False,
-          as_json: JsonFlag = False) -> None:
+          as_json: JsonFlag = False,
+          position: PositionText = None) -> None:
     def run():
-        session, log = _position(target, number)
+        session, log = _position(target, number, position)
         stop = None
         started = time.process_time()
         if seconds is not None:
@@ -83,7 +85,7 @@ def solve(target: Annotated[str, typer.Argument(metavar="GAME|FILE",
                              seconds=round(spent, 3), information=solution.information,
                              best=solution.best, best_score=solution.best_score,
                              file=None if log is None else str(target), events=len(session.events),
-                             output=written))
+                             output=written, position=position_line(session)))
         else:
             _show(session, solution, line, spent, written)
     guard(run)
@@ -92,8 +94,16 @@ def solve(target: Annotated[str, typer.Argument(metavar="GAME|FILE",
 solve.__doc__ = HELP
 
 
-def _position(target: str, number: str | None):
-    """(session, log or None): a fresh deal for GAME NUMBER, else the verified log's position."""
+def _position(target: str | None, number: str | None, text: str | None):
+    """(session, log or None): a fresh deal for GAME NUMBER, a position given as text, else the
+    verified log's position."""
+    if text is not None:
+        if target is not None:
+            raise Failure("carpet solve: give GAME NUMBER, a recorded game or --position TEXT, only one", UNUSABLE)
+        return position_session(text), None
+    if target is None:
+        raise Failure("carpet solve: what to solve? carpet solve GAME NUMBER, carpet solve FILE or carpet solve "
+                      "--position TEXT", UNUSABLE)
     if number is not None:
         variant, deal = game_and_deal(target, number)
         return Session(variant, deal), None

@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from carpet.core import CarpetError
+from carpet.core import CarpetError, Deal
 from carpet.formats.documents import Export, Verify, VerifyResult
 
 from .common import (OK, TOOL, Force, JsonFlag, LogFile, error, fail, form_of, guard, load, print_json, say, settle,
@@ -36,7 +36,7 @@ def verify_(files: Annotated[list[Path], typer.Argument(help="Recorded games to 
                                  score=session.score, game=session.variant.id, deal=session.deal.text,
                                  version=log.header.version)
             if not as_json:
-                print(f"ok   {path}: {session.variant.id} {session.deal.text}, {entry.events} events, "
+                print(f"ok   {path}: {session.variant.id} {_deal_words(session.deal)}, {entry.events} events, "
                       f"{session.status}, score {session.score}, {session.moves} moves")
         results.append(entry)
     if as_json:
@@ -88,3 +88,8 @@ def _write_page(output: Path, log, force: bool) -> None:
         write_atomic(output, replay_page(log, verified_by=TOOL), overwrite=force)
     except CarpetError as exc:
         raise fail(output, exc) from None
+
+
+def _deal_words(deal) -> str:
+    """``ms1`` for a deal number; ``from a position`` for a game started from one (its text is long)."""
+    return deal.text if type(deal) is Deal else deal.both_forms

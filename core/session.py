@@ -9,10 +9,22 @@ milliseconds since the attempt began).
 from __future__ import annotations
 
 from array import array
+from typing import TYPE_CHECKING
 
 from .errors import IllegalAction
 from .game import FIRST_ACTION, HINT, LOST, PLAYING, RESTART, UNDO, WON, State, Variant
 from .numbering import Deal
+
+if TYPE_CHECKING:  # (loaded only for a game started from a position)
+    from .position import Start
+
+
+def deal_state(variant: Variant, deal: "Deal | Start") -> State:
+    """The state a session starts from: its deal number's, or, a game started from a position
+    (``deal`` a :class:`carpet.core.position.Start`), that position's."""
+    if type(deal) is Deal:
+        return variant.new_state(deal)
+    return deal.new_state(variant)
 
 
 #: the largest clock reading (ms, about 34 years) a session takes: what every form of the log holds
@@ -74,11 +86,11 @@ class Session:
     __slots__ = ("variant", "deal", "state", "events", "moves", "bonus", "clock_ms",
                  "earlier_attempts_ms", "_history", "_start", "__weakref__")
 
-    def __init__(self, variant: Variant, deal: Deal, *, state: State | None = None) -> None:
+    def __init__(self, variant: Variant, deal: "Deal | Start", *, state: State | None = None) -> None:
         self.variant = variant
         self.deal = deal
         if state is None:
-            self.state: State = variant.new_state(deal)
+            self.state: State = deal_state(variant, deal)
             self._start = self.state.snapshot()
             #: every event accepted, as (action, clock reading in ms)
             self.events: Events | None = Events()
@@ -108,7 +120,7 @@ class Session:
         """The deal's position as a snapshot (what restart brings back)."""
         start = self._start
         if start is None:
-            start = self._start = self.variant.new_state(self.deal).snapshot()
+            start = self._start = deal_state(self.variant, self.deal).snapshot()
         return start
 
     # --- reading ------------------------------------------------------------------
@@ -126,7 +138,7 @@ class Session:
 
     @property
     def initial_digest(self) -> str:
-        fresh = self.variant.new_state(self.deal)
+        fresh = deal_state(self.variant, self.deal)
         return fresh.digest()
 
     def legal_actions(self) -> list[int]:

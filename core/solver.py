@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .game import LOST, PLAYING, WON, State
-from .session import Session
+from .session import Session, deal_state
 
 #: the default budget of ``carpet solve`` (about 2 s of CPU for a grid game on the
 #: development machine, less elsewhere)
@@ -127,7 +127,7 @@ def information(variant) -> str:
 
 def working_copy(session: Session) -> State:
     """A fresh state in the session's position (the session is never touched)."""
-    state = session.variant.new_state(session.deal)
+    state = deal_state(session.variant, session.deal)
     state.restore(session.state.snapshot())
     return state
 

@@ -29,6 +29,11 @@ Each section below is exactly what `carpet rules GAME` prints: the rules in the 
 words, with every decision taken where the original texts are silent or disagree marked
 "decision". Deal numbers are PySolFC's: the same number deals the same cards there.
 The code's comments cite these sections (`docs/rules.md`, "Carpet family" and so on).
+
+A game may also start from a position given as one line of text instead of a deal number
+(`docs/format.md`, "Positions as text"). Its rules are the game's; where redeals shuffle, the
+generator is the one the position names or, where it names none, one seeded by the
+position's text itself, so the same text always gives the same game.
 """
 
 

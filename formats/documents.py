@@ -29,6 +29,8 @@ class Position(Doc):
     elapsed_ms: int
     layout: dict[str, Any]
     events: int
+    #: the position as one line of text (docs/format.md, "Positions as text")
+    position: str | UnsetType = UNSET
     file: str | UnsetType = UNSET
     applied: int | UnsetType = UNSET
     hint: str | None | UnsetType = UNSET
@@ -147,6 +149,8 @@ class Solve(Doc):
     events: int
     #: where -o wrote the winning line as a recorded game (else null)
     output: str | None
+    #: the position solved, as one line of text (docs/format.md, "Positions as text")
+    position: str | UnsetType = UNSET
 
 
 #: every document, by the name of its schema file

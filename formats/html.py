@@ -19,10 +19,11 @@ import html
 import json
 from pathlib import Path
 
-from carpet.core import Session, get_game, parse_deal
+from carpet.core import Session, get_game
+from carpet.core.position import Start
 
 from . import svg
-from .log import Log
+from .log import Log, header_deal
 
 HERE = Path(__file__).resolve().parent
 #: a pause between two events longer than this (after the speed-up) is cut to it when playing
@@ -33,7 +34,7 @@ def frames(log: Log) -> tuple[Session, list[list]]:
     """The session at the end, and per event (0 = the deal) ``[slot changes, field changes]``:
     slot changes flat as ``[index, value, index, value, ...]``, field changes as ``{name: text}``.
     Frame 0 holds every slot and field."""
-    session = Session(get_game(log.header.game), parse_deal(log.header.deal))
+    session = Session(get_game(log.header.game), header_deal(log.header))
     total = len(log.events)
     text = session.variant.text
     out = []
@@ -58,7 +59,7 @@ def frames(log: Log) -> tuple[Session, list[list]]:
 
 def replay_page(log: Log, *, verified_by: str | None = None) -> bytes:
     """The page for a log.  ``verified_by``: the tool that verified the log (shown), or None."""
-    first = Session(get_game(log.header.game), parse_deal(log.header.deal))
+    first = Session(get_game(log.header.game), header_deal(log.header))
     picture = svg.draw(svg.board(first))
     end, data_frames = frames(log)
     slots0 = data_frames[0][0][1::2]
@@ -75,6 +76,8 @@ def replay_page(log: Log, *, verified_by: str | None = None) -> bytes:
         ("verified", f"yes, every event re-played by {verified_by}" if verified_by else "no"),
         ("recorded", f"{log.header.created} with {log.header.tool}"),
     ]
+    if type(end.deal) is Start:  # a game started from a position: the position, as PGN shows its [FEN]
+        summary.insert(0, ("started from", end.deal.text))
     e = html.escape
     rows = "".join(f"<tr><th>{e(k)}</th><td{' class=' + e(v.split()[0]) if k == 'result' else ''}>{e(v)}</td></tr>"
                    for k, v in summary)

@@ -29,7 +29,7 @@ from array import array
 from itertools import repeat
 from operator import and_, lshift, or_, rshift
 from time import gmtime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 from weakref import ref
 
 import msgspec
@@ -37,7 +37,10 @@ import msgspec
 from carpet.core import CarpetError, GAMES, Session, Variant, get_game, parse_deal
 from carpet.core.game import FIRST_ACTION, RESTART
 from carpet.core.numbering import MS_LIMIT, MS_PLAIN_LIMIT, MT_LIMIT, Deal, make_deal
-from carpet.core.session import CLOCK_LIMIT, Events
+from carpet.core.session import CLOCK_LIMIT, Events, deal_state
+
+if TYPE_CHECKING:  # (a game started from a position: its module is loaded only for one)
+    from carpet.core.position import Start
 
 from . import codec as _codec
 from .replay import PackedDeltas, ReplayError, clocks_of, copy_events, fresh, position_digest_of, run, unpacked
@@ -75,7 +78,8 @@ class Header(msgspec.Struct, forbid_unknown_fields=False):
     version: Annotated[int, _doc("the log format version: 1 or 2")]
     game: Annotated[str, _doc("the game id, as `carpet games` lists them")]
     rules: Annotated[int, _doc("the version of the rules the game was played by (1)")]
-    numbering: Annotated[str, _doc('how deal numbers become cards: "pysol"')]
+    numbering: Annotated[str, _doc('how deal numbers become cards: "pysol"; "position" for a game started '
+                                   'from a position, its text then in deal')]
     deal: Annotated[str, _doc('the deal number in its canonical form: "ms1" for 1..31999, else plain digits')]
     layout: Annotated[str, _doc("digest of the initial position: 16 hex digits in version 1, 8 in version 2",
                                 pattern=_HEX8_16)]
@@ -278,7 +282,7 @@ GAME_CODES = {"kovrik": 1, "kovrik-hard": 2, "kovrik-shuffle": 3, "kovrik-shuffl
               "montana": 11, "spaces": 12, "station": 13, "free-parking": 14, "blue-moon": 15, "red-moon": 16,
               "galary": 17, "jungle": 18, "spaces-and-aces": 19}
 _GAME_BY_CODE = {code: game for game, code in GAME_CODES.items()}
-NUMBERINGS = ("pysol",)
+NUMBERINGS = ("pysol", "position")  #: binary code = index; "position": the deal is a position's text
 TOOL_PREFIX = "carpet "
 
 # event planes: code width (bits 0-1: 0 -> 8 bits, 1 -> 4 bits) and the delta's high part
@@ -539,8 +543,12 @@ def _payload_v2(header: Header, codes, deltas, summary: Summary) -> bytes:
     if header.numbering not in NUMBERINGS:
         raise _bad(f"unknown numbering {header.numbering!r}")
     _put(out, header.rules << 2 | NUMBERINGS.index(header.numbering))
-    deal = _header_deal(header.deal)
-    _put(out, deal.number << 1 | deal.microsoft)
+    deal = _header_deal(header.deal, header.numbering)
+    if type(deal) is Deal:
+        _put(out, deal.number << 1 | deal.microsoft)
+    else:  # a game started from a position: the text, as varint length + ASCII
+        _put(out, len(deal.text))
+        out += deal.text.encode()
     out += _hex_bytes(header.layout, 4, "layout digest")
     _put(out, _created_ms(header.created))
     _put_tool(out, header.tool)
@@ -759,6 +767,12 @@ def _decode_v2_binary(data: bytes) -> tuple[Header, Summary, Variant, bytes | by
     if numbering >= len(NUMBERINGS):
         raise _bad(f"unknown numbering (code {numbering})")
     deal_value, pos = _varint_at(data, pos, stop, "deal")
+    start_text = None
+    if numbering == 1:  # NUMBERINGS: a position's text follows, deal_value its length
+        if pos + deal_value > stop:
+            raise _bad("truncated log (position)")
+        start_text = data[pos:pos + deal_value].decode("ascii", "replace")
+        pos += deal_value
     if pos + 4 > stop:
         raise _bad("truncated log (layout)")
     layout = data[pos:pos + 4].hex()
@@ -803,13 +817,14 @@ def _decode_v2_binary(data: bytes) -> tuple[Header, Summary, Variant, bytes | by
     digest = data[stop:end]
     if _digest_v2(data[start:stop]) != digest:
         raise LogError("digest mismatch: the log was edited or corrupted", unreadable=False)
-    deal = f"ms{deal_value >> 1}" if deal_value & 1 else str(deal_value >> 1)
+    deal = start_text if start_text is not None else f"ms{deal_value >> 1}" if deal_value & 1 else str(deal_value >> 1)
     header = Header(FORMAT, 2, game, rules, NUMBERINGS[numbering], deal, layout, created_text(created), tool)
     summary = Summary(STATUSES[status], _unzigzag(score), moves, None if left == 0 else _unzigzag(left - 1), elapsed,
                       position, digest.hex(), jumps, skipped)
     if rules != RULES_VERSION:  # _check_header
         _check_header(header)
-    return header, summary, GAMES[game], codes, deltas, meta, _deal_of(deal_value)
+    made = _header_deal(deal, NUMBERINGS[numbering]) if start_text is not None else _deal_of(deal_value)
+    return header, summary, GAMES[game], codes, deltas, meta, made
 
 
 def _deal_of(value: int) -> Deal | None:
@@ -829,7 +844,7 @@ def _newer(version: int) -> LogError:
 def _check_header(header: Header) -> None:
     if header.rules != RULES_VERSION:
         raise _bad(f"unsupported rules version {header.rules} (this carpet plays rules {RULES_VERSION})")
-    if header.numbering != NUMBERING:
+    if header.numbering not in NUMBERINGS:
         raise _bad(f"unknown numbering {header.numbering!r}")
 
 
@@ -842,9 +857,10 @@ def digest_text(session_or_state, version: int = VERSION) -> str:
 
 
 def new_header(session: Session, *, created: str, tool: str, version: int = VERSION) -> Header:
-    fresh = session.variant.new_state(session.deal)
+    fresh = deal_state(session.variant, session.deal)
     return Header(format=FORMAT, version=version, game=session.variant.id, rules=RULES_VERSION,
-                  numbering=NUMBERING, deal=session.deal.text, layout=digest_text(fresh, version),
+                  numbering=getattr(session.deal, "numbering", NUMBERING), deal=session.deal.text,
+                  layout=digest_text(fresh, version),
                   created=created, tool=tool)
 
 
@@ -945,12 +961,12 @@ def _codes_and_deltas(log: Log, variant: Variant) -> tuple[array, array]:
     memo = events.memo
     if memo is not None and memo[1] is not None:
         return memo[1], _deltas(events)
-    session = Session(variant, parse_deal(log.header.deal))
+    session = Session(variant, header_deal(log.header))
     try:
         _, codes = run(session, events.actions, events.clocks, from_codes=False, want_codes=True)
     except ReplayError as exc:
         encode = _codec.codec(variant.family)[0]
-        session2 = Session(variant, parse_deal(log.header.deal))
+        session2 = Session(variant, header_deal(log.header))
         done = exc.event - 1
         _, codes = run(session2, events.actions, events.clocks, from_codes=False, want_codes=True, upto=done)
         state = session2.state
@@ -1164,8 +1180,11 @@ def _short(exc: Exception) -> str:
 
 
 # --- checking ------------------------------------------------------------------------
-def _header_deal(text: str) -> Deal:
-    """The deal a header names, refused unless its text is a deal number in canonical form."""
+def _header_deal(text: str, numbering: str = NUMBERING) -> "Deal | Start":
+    """The deal a header names, refused unless its text is a deal number in canonical form (or,
+    numbering "position", a position in the form carpet prints it)."""
+    if numbering != NUMBERING:
+        return _header_start(text)
     try:
         deal = parse_deal(text)
     except CarpetError as exc:
@@ -1175,16 +1194,38 @@ def _header_deal(text: str) -> Deal:
     return deal
 
 
-def _fresh(header: Header, variant: Variant, deal: Deal | None = None) -> Session:
+def header_deal(header: Header) -> "Deal | Start":
+    """What a header's game was dealt from: its deal number, or (numbering "position") its position."""
+    return _header_deal(header.deal, header.numbering)
+
+
+def _header_start(text: str) -> "Start":
+    """The position a header of numbering "position" names (a core.position.Start), refused unless
+    printed as carpet prints it."""
+    from carpet.core.position import Start
+    from carpet.core.position import read as read_position
+
+    try:
+        position = read_position(text)
+        position.state()
+    except CarpetError as exc:
+        raise _bad(f"bad position in header: {exc}") from None
+    if position.text != text:
+        raise _bad("the position in the header is not in the form carpet prints it")
+    return Start(text)
+
+
+def _fresh(header: Header, variant: Variant, deal: "Deal | Start | None" = None) -> Session:
     """A session of the header's deal, its initial layout checked against the header's digest.
     ``deal``: the header's deal made already (a binary log's, where its text is canonical)."""
     if deal is None:
-        deal = _header_deal(header.deal)
+        deal = _header_deal(header.deal, header.numbering)
     session = fresh(variant, deal)
     full = position_digest_of(session.state)
     found = full if header.version == 1 else full[:8]
     if found != header.layout:
-        raise LogError(f"initial layout digest {header.layout} does not match deal {deal.text} "
+        where = f"deal {deal.text}" if type(deal) is Deal else "its starting position"
+        raise LogError(f"initial layout digest {header.layout} does not match {where} "
                        f"of {variant.id} ({found})", unreadable=False)
     return session
 
@@ -1332,7 +1373,7 @@ def _writable(log: Log) -> None:
         variant = get_game(header.game)
     except CarpetError as exc:
         raise _bad(str(exc)) from None
-    _header_deal(header.deal)
+    _header_deal(header.deal, header.numbering)
     fields = (summary.score, summary.moves, summary.redeals_left or 0, summary.clock_jumps, summary.clock_skipped_ms)
     if max(map(abs, fields)) >= _FIELD_LIMIT:
         raise _bad("a summary number beyond 2^63")

@@ -37,6 +37,7 @@ from typing import Callable
 
 from carpet.core import CarpetError, Session
 from carpet.core.game import HINT, PLAYING, RESTART, UNDO, WON, blake2b  # (core.game.position_digest's)
+from carpet.core.numbering import Deal
 from carpet.core.session import Events
 
 from .codec import NO_ACTION, codec, decoder, shared_decoder
@@ -337,7 +338,7 @@ def kernel_of(variant, from_codes: bool) -> Callable | None:
 
 def fresh(variant, deal) -> Session:
     """``Session(variant, deal)``, the deal made by the family's fast copy of new_state where it has one."""
-    fast = _fast(variant)
+    fast = _fast(variant) if type(deal) is Deal else None  # (a game started from a position: the plain way)
     return Session(variant, deal, state=None if fast is None else fast.dealt(variant, deal))
 
 

@@ -8,6 +8,9 @@ from .documents import Position
 
 
 def position_document(session: Session, **extra) -> Position:
+    from carpet.core.position import write  # (loaded by the first document, not by every command)
+
     return Position(game=session.variant.id, deal=session.deal.text, status=session.status, score=session.score,
                     moves=session.moves, redeals_left=session.redeals_left, elapsed_ms=session.clock_ms,
-                    layout=session.state.layout(), events=len(session.events), **extra)
+                    layout=session.state.layout(), events=len(session.events),
+                    position=write(session.state), **extra)

@@ -20,12 +20,13 @@ from conftest import positions_reached
 
 #: the keys of docs/schemas/solve.schema.json
 SOLVE_KEYS = {"game", "deal", "result", "line", "moves", "score", "nodes", "seconds", "information",
-              "best", "best_score", "file", "events", "output"}
+              "best", "best_score", "file", "events", "output", "position"}
 
 
 def test_solve_json_schema():
     d = doc(run("solve", "carpet", "1", "--json"))
     assert set(d) == SOLVE_KEYS
+    assert d["position"] == run("deal", "carpet", "1", "--position").stdout.strip()  # the position solved
     assert (d["game"], d["deal"], d["result"], d["information"], d["best"]) == ("carpet", "ms1", "won", "full", None)
     assert isinstance(d["line"], list) and all(isinstance(a, str) for a in d["line"]) and d["line"]
     assert d["moves"] == len(d["line"]) and d["score"] == 48
