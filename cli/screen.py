@@ -50,6 +50,8 @@ QUIT_WORDS = ("quit", "exit", "q")
 #: the words of the input line besides the legal actions, for Tab
 WORDS = ("hint", "undo", "restart", "quit")
 SELECTED = "bold black on bright_cyan"
+#: the key that plays the hint, on the board and in the input line alike
+HINT_KEY = "?"
 
 
 class Spot(NamedTuple):
@@ -122,12 +124,15 @@ class Board(Static, can_focus=True):
 
     def on_key(self, event: events.Key) -> None:
         app: PlayScreen = self.app  # type: ignore[assignment]
+        command = app.query_one(Command)
         if event.key in ("up", "down", "left", "right"):
             app.move(event.key)
-        elif event.key in ("enter", "space"):
+        elif event.key in ("enter", "space") and not command.value:
             app.play_selected()
+        elif event.key == "enter":  # typed faster than the focus moved: the typing is the action
+            command.focus()
+            app.submit(command)
         elif event.is_printable and event.character:  # typing: it goes to the input line
-            command = app.query_one(Command)
             command.focus()
             command.insert_text_at_cursor(event.character)
         else:
@@ -147,6 +152,9 @@ class Command(Input):
     BINDINGS = [Binding("tab", "complete", "complete", show=False),
                 Binding("escape", "board", "to the board", show=False),
                 Binding("up", "board_move('up')", show=False), Binding("down", "board_move('down')", show=False)]
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return character != HINT_KEY and super().check_consume_key(key, character)  # "?" is in no action
 
     def action_complete(self) -> None:
         self.app.complete(self)  # type: ignore[attr-defined]
@@ -194,7 +202,7 @@ class PlayScreen(App):
         with Vertical(id="bottom"):
             yield Static(legend_of(self.game.session) or "", id="legend")
             yield Static(id="message")
-            yield Command(placeholder="an action (Tab completes), or quit", id="command")
+            yield Command(placeholder="an action (Tab completes), or quit", id="command", select_on_focus=False)
             yield Footer()
 
     def on_mount(self) -> None:
@@ -246,7 +254,8 @@ class PlayScreen(App):
     # --- playing ---------------------------------------------------------------------
     def play_texts(self, texts: list[str]) -> bool:
         """Play and record each text in order; stop at the first refused one. True if all were played."""
-        note = ""
+        note, done = "", []
+        session = self.game.session
         for text in texts:
             try:
                 played = self.game.play(text)
@@ -257,10 +266,11 @@ class PlayScreen(App):
             except CarpetError as exc:
                 self.refused(f"{text}: {exc}")
                 return False
+            done.append(session.variant.text(played.action))
             if played.action == HINT:
                 note = self.hint_note(played.hint)
         self.changed()
-        self.say(self.over_line() or note or f"played {' '.join(texts)}", "over" if self.over_line() else "")
+        self.say(self.over_line() or note or f"played {' '.join(done)}", "over" if self.over_line() else "")
         return True
 
     def record(self) -> None:
@@ -304,7 +314,10 @@ class PlayScreen(App):
         self.redraw()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        texts = event.value.split()
+        self.submit(event.input)
+
+    def submit(self, command: Input) -> None:
+        texts = command.value.split()
         if not texts:
             self.play_selected()
             return
@@ -312,7 +325,7 @@ class PlayScreen(App):
             self.exit(0)
             return
         if self.play_texts(texts):
-            event.input.value = ""
+            command.value = ""
 
     def complete(self, command: Command) -> None:
         typed = command.value.split(" ")
