@@ -10,9 +10,10 @@ command starts as fast as before.  The screen draws the position with the same r
 - The input line takes any action text of the command line, several separated by spaces, and
   ``quit``; Tab completes the legal actions.  An illegal action is explained on one line and
   changes nothing.
-- The board: the arrow keys move a cursor over the cards that have a move now (the card alone,
-  the "click" of docs/rules.md), Enter or Space plays it, a mouse click plays the card clicked
-  (a click on the stock turns it, where the game turns).  Any other typing goes to the input line.
+- The board: the arrow keys move a cursor over the places that play an action now (a card
+  alone, the "click" of docs/rules.md; a gap only one legal action fills; the stock, where it
+  turns), Enter or Space plays it, a mouse click plays the place clicked.  Any other typing goes
+  to the input line.
 - ``?`` plays the hint (the hint is recorded, then the action it names), Ctrl+Z undoes,
   Ctrl+R restarts a finished game, Ctrl+Q (or Ctrl+C, or ``quit``) leaves.
 """
@@ -44,6 +45,8 @@ from .live import LiveGame
 
 #: a card as the drawing writes it (``7♥``), not inside a longer word
 CARD = re.compile(rf"(?<![0-9A-Za-z])[{RANKS}][{SUIT_SYMBOLS}](?![0-9A-Za-z])")
+#: an empty place of the drawing that a card can fill now
+GAP = re.compile(r"\[\]")
 #: the word the drawing writes before the stock's count: a click on it turns the stock
 STOCK = re.compile(r"\bstock\b")
 QUIT_WORDS = ("quit", "exit", "q")
@@ -79,22 +82,37 @@ def board_lines(renderable, width: int) -> list[Text]:
 
 
 def find_spots(lines: list[Text], game: LiveGame) -> list[Spot]:
-    """The cards drawn on ``lines`` that, played alone, are a legal action now (and the stock, if it turns)."""
+    """The places drawn on ``lines`` that play a legal action now: a card that plays alone, a gap
+    that exactly one legal action fills, the stock if it turns."""
     session = game.session
     legal = set(session.legal_actions())
-    spots = []
+    filling: dict[str, list[int]] = {}  # a place's name -> the legal actions ending on it ("w>b3", "7H>b5")
+    for action in legal:
+        filling.setdefault(session.variant.text(action).rpartition(">")[2], []).append(action)
+    spots, columns = [], {}
     for number, line in enumerate(lines):
         plain = line.plain
-        found = [(m.start(), m.group()) for m in CARD.finditer(plain)]
-        found += [(m.start(), "turn") for m in STOCK.finditer(plain)]
-        for index, text in sorted(found):
-            try:
-                action = session.parse(text)
-            except CarpetError:
-                continue
+        words = plain.split()
+        if len(words) > 2 and all(w.isdigit() for w in words):  # a board's column labels
+            columns = {cell_len(plain[:m.start()]): m.group() for m in re.finditer(r"\d+", plain)}
+            continue
+        found = [(m.start(), m.group(), None) for m in CARD.finditer(plain)]
+        found += [(m.start(), "turn", None) for m in STOCK.finditer(plain)]
+        if words and columns:  # a board's row: its name first, then its cells under the labels
+            for m in GAP.finditer(plain):
+                label = columns.get(cell_len(plain[:m.start()]))
+                fills = filling.get(f"{words[0]}{label}", []) if label else []
+                if len(fills) == 1:
+                    found.append((m.start(), session.variant.text(fills[0]), fills[0]))
+        for index, text, action in sorted(found):
+            if action is None:
+                try:
+                    action = session.parse(text)
+                except CarpetError:
+                    continue
             if action in legal:
                 start = cell_len(plain[:index])
-                width = cell_len(plain[index:index + 5]) if text == "turn" else cell_len(text)
+                width = 5 if text == "turn" else 2
                 spots.append(Spot(number, start, start + width, text, action))
     return spots
 
@@ -270,6 +288,9 @@ class PlayScreen(App):
             if played.action == HINT:
                 note = self.hint_note(played.hint)
         self.changed()
+        if note:  # the cursor goes to what the hint names, where it is a place on the board
+            self.selected = next((s for s in self.spots if s.action == played.hint), self.selected)
+            self.redraw()
         self.say(self.over_line() or note or f"played {' '.join(done)}", "over" if self.over_line() else "")
         return True
 

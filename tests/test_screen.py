@@ -179,6 +179,25 @@ def test_tab_completes_the_legal_actions(kovrik):
     on_screen(kovrik, script)
 
 
+def test_a_gap_that_one_action_fills_is_a_place_to_play_and_a_typed_hint_points_at_it(tmp_path):
+    frames = doc(run("replay", FIXTURES / "carpet-gaps-open.log", "--json", "--to", "38"))["frames"]
+    path = tmp_path / "gaps.carpet"
+    assert run("new", "carpet", "57", "-o", path).exit_code == 0
+    assert run("play", path, *[f["action"] for f in frames[1:]], "-q").exit_code == 0
+
+    async def script(app, pilot):
+        gaps = [s for s in app.spots if ">" in s.text]  # a fill's canonical text, w>a1 or s>a1
+        assert gaps and all(app.game.session.variant.text(s.action) == s.text for s in gaps)
+        await pilot.press(*"hint", "enter")
+        hinted = recorded(path)[-1]
+        assert hinted == HINT and message(app).startswith("hint: ")
+        named = message(app).split()[1]
+        assert app.selected.text == named  # the cursor is on the place the hint names
+        await pilot.press("escape", "enter")
+        assert app.game.session.variant.text(recorded(path)[-1]) == named
+    on_screen(path, script)
+
+
 def test_the_arrows_move_to_the_nearest_card_that_way():
     spots = [Spot(3, 8, 10, "a", 1), Spot(3, 30, 32, "b", 2), Spot(5, 9, 11, "c", 3), Spot(6, 40, 42, "d", 4)]
     assert nearest(spots, spots[0], "right") == spots[1]
