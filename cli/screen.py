@@ -407,8 +407,11 @@ def _index_of_column(plain: str, column: int) -> int:
 
 def run_screen(file: Path) -> int:
     """Open the screen on the log at ``file``; the log stays locked until the screen closes."""
+    from carpet.formats.files import check_target
+
     try:
         with locked(file, wait=False) as held:
+            check_target(file)  # a log that could not be written back is refused before the screen opens
             game = LiveGame(file, held)
             screen = PlayScreen(game)
             screen.run()

@@ -298,7 +298,8 @@ def test_other_commands_do_not_load_textual(kovrik):
     code = ("import sys; from carpet.cli.app import main; sys.argv = ['carpet', 'show', sys.argv[1], '--json']\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "assert not [m for m in sys.modules if m.split('.')[0] == 'textual'], 'textual loaded'\n"
-            "assert 'carpet.cli.screen' not in sys.modules")
+            "assert 'carpet.cli.screen' not in sys.modules\n"
+            "assert 'typing_extensions' not in sys.modules, 'msgspec loaded typing_extensions (13 ms)'")
     result = subprocess.run([sys.executable, "-c", code, str(kovrik)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["game"] == "kovrik"
