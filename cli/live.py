@@ -8,15 +8,32 @@ nothing a person or a script saw played is lost to a kill or a closed terminal.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import NamedTuple
 
 from carpet.core import HINT
 from carpet.core.game import PLAYING
-from carpet.formats import record, upgraded
+from carpet.formats import locked, record, upgraded
 
 from . import clock
-from .common import load, writing
+from .common import load, say, writing
+
+
+@contextlib.contextmanager
+def writer(file: Path):
+    """The log's lock, waited for as every writer does; a wait behind another writer (an open screen,
+    a pipe still playing) is said on stderr first, so that it does not look like a hang."""
+    with contextlib.ExitStack() as stack:
+        from carpet.formats.files import Busy
+
+        try:
+            held = stack.enter_context(locked(file, wait=False))
+        except Busy:
+            say(f"carpet: {file}: another carpet process is playing it (a screen or a pipe?); waiting until it "
+                f"is done (Ctrl-C gives up, changing nothing)")
+            held = stack.enter_context(locked(file))
+        yield held
 
 
 class Played(NamedTuple):

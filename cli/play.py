@@ -7,16 +7,16 @@ from typing import Annotated, Optional
 import typer
 
 from carpet.core import HINT, CarpetError, IllegalAction
-from carpet.formats import LogError, locked, position_document
+from carpet.formats import LogError, position_document
 
 from .common import FAILED, OK, UNUSABLE, Failure, JsonFlag, LogFile, Quiet, draw, error, fail, guard, print_json, settle
-from .live import LiveGame
+from .live import LiveGame, writer
 
 
 def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) -> int:
     """Apply actions in order under the file lock; keep all before the first illegal one."""
     try:
-        with locked(file) as held:
+        with writer(file) as held:
             session, applied, hints, code, message = _apply(LiveGame(file, held), actions)
     except LogError as exc:  # locking or writing failed: the log on disk is as it was
         raise fail(file, exc) from None
@@ -76,7 +76,7 @@ def _stream(file: Path, as_json: bool, quiet: bool) -> int:
     printed at once, a document a line, so a program can drive a live game through a pipe."""
     code = OK
     try:
-        with locked(file) as held:
+        with writer(file) as held:
             game = LiveGame(file, held)
             session, applied = game.session, 0
             for text in _stdin_actions():

@@ -308,6 +308,14 @@ def write_log(path: Path, log: Log, *, overwrite: bool = True, form: str | None 
 
 
 # --- one writer at a time ------------------------------------------------------------
+class Busy(LogError):
+    """The log is held by another writer, and the caller would not wait (``locked(wait=False)``)."""
+
+    def __init__(self) -> None:
+        super().__init__("is being played by another carpet process (one writer at a time); close that one first",
+                         unreadable=True)
+
+
 class Held:
     """A log locked by :func:`locked`: :meth:`write` rewrites it and keeps the lock on the new file."""
 
@@ -329,7 +337,7 @@ def locked(path: Path, *, wait: bool = True):
     """Hold an exclusive lock on the log at ``path`` while reading, changing and rewriting it.
 
     Yields a :class:`Held`.  With ``wait=False`` a log another writer holds is refused
-    (LogError) instead of waited for.
+    (:class:`Busy`) instead of waited for.
     """
     if fcntl is None:
         _check_regular(path)
@@ -341,8 +349,7 @@ def locked(path: Path, *, wait: bool = True):
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise LogError("is being played by another carpet process (one writer at a time); "
-                               "close that one first", unreadable=True) from None
+                raise Busy() from None
             mine = os.fstat(fd)
             now = os.stat(path)
             same = (mine.st_dev, mine.st_ino) == (now.st_dev, now.st_ino)

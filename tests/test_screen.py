@@ -277,6 +277,26 @@ def test_a_second_writer_that_would_wait_is_refused_and_the_lock_follows_each_wr
         pass
 
 
+def test_a_writer_behind_a_screen_says_it_waits_then_plays_when_the_screen_is_done(kovrik):
+    with locked(kovrik) as held:  # as an open screen holds it
+        process = subprocess.Popen([*CARPET, "play", str(kovrik), "AS-a0", "-q"], stderr=subprocess.PIPE, text=True)
+        try:
+            line = _line(process, stream=process.stderr)
+            assert "another carpet process is playing it" in line and "waiting" in line
+            time.sleep(0.3)
+            assert process.poll() is None and recorded(kovrik) == []  # still waiting
+            game = LiveGame(kovrik, held)
+            game.play("AH-b0")
+            game.save("recorded")
+        except BaseException:
+            process.kill()
+            raise
+    assert process.wait(timeout=60) == 0
+    assert process.stderr.read() == ""
+    frames = doc(run("replay", kovrik, "--json"))["frames"]
+    assert [f["action"] for f in frames[1:]] == ["AH>b0", "AS>a0"]  # the screen's action first, then the waiting writer's, on top of it
+
+
 def test_the_screen_is_refused_on_a_log_another_holds(kovrik):
     with locked(kovrik):
         term = Terminal("play", kovrik)
@@ -347,10 +367,11 @@ def test_kill_9_in_the_middle_loses_nothing_the_screen_showed(kovrik):
 
 
 # --- the live pipe ------------------------------------------------------------------------------
-def _line(process, timeout: float = 30) -> str:
-    ready, _, _ = select.select([process.stdout], [], [], timeout)
-    assert ready, "no position came back"
-    return process.stdout.readline()
+def _line(process, timeout: float = 30, stream=None) -> str:
+    stream = process.stdout if stream is None else stream
+    ready, _, _ = select.select([stream], [], [], timeout)
+    assert ready, "nothing came back"
+    return stream.readline()
 
 
 def test_a_pipe_gets_each_position_before_the_next_action_is_written(kovrik):
