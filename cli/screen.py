@@ -369,6 +369,10 @@ class PlayScreen(App):
 
     def action_hint(self) -> None:
         """Ask the hint (recorded) and play the action it names, both in one write."""
+        self.say("looking for the hint…")  # the search can take a second: shown before it starts
+        self.call_after_refresh(self.play_hint)
+
+    def play_hint(self) -> None:
         try:
             played = self.game.act(HINT)
             if played.hint is not None:

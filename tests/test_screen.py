@@ -56,6 +56,15 @@ def message(app) -> str:
     return str(app.query_one("#message").content)
 
 
+async def hinted(app, pilot) -> None:
+    """Wait for the hint key's search, which runs once the screen has said that it looks."""
+    for _ in range(200):
+        if not message(app).startswith("looking for the hint"):
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the hint never came")
+
+
 def recorded(path: Path) -> list[int]:
     """The actions of the log on disk, after checking that it verifies."""
     return list(verify(read_log(path)).events.actions)
@@ -151,11 +160,13 @@ def test_a_click_plays_the_card_under_it(kovrik):
 def test_the_hint_key_records_the_hint_then_plays_it_and_ctrl_z_undoes(kovrik):
     async def script(app, pilot):
         await pilot.press("?")
+        await hinted(app, pilot)
         actions = recorded(kovrik)
         assert actions[0] == HINT and len(actions) == 2 and actions[1] >= 3
         assert message(app) == f"hint played: {app.game.session.variant.text(actions[1])}"
         app.query_one(Command).focus()  # "?" plays the hint from the input line too: no action has one
         await pilot.press("?")
+        await hinted(app, pilot)
         assert len(recorded(kovrik)) == 4 and app.query_one(Command).value == ""
         await pilot.press("ctrl+z")
         assert recorded(kovrik)[-1] == UNDO and "moves" in screen_text(app)
