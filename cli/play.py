@@ -61,8 +61,9 @@ def _hint_text(session, hint: int | None) -> str | None:
 
 
 def _hint_line(session, hint: int | None) -> str:
-    return f"hint: {_hint_text(session, hint)}" if hint is not None else \
-        f"hint: nothing to play (the game is {session.status})"
+    if hint is None:
+        return f"hint: nothing to play (the game is {session.status})"
+    return f"hint: {_hint_text(session, hint)}"
 
 
 def _recorded(recorded: int, given: int) -> str:

@@ -16,8 +16,9 @@
   waiting finds the file replaced and locks the new one, so no update is lost.
   A writer that keeps a log open for many writes (the interactive screen, a
   pipe of actions) holds the lock from write to write: each new file is locked
-  before its rename, so no other writer gets in between.  Such a writer refuses
-  to start on a log another one holds, rather than wait for it.
+  before its rename, so no other writer gets in between.  ``locked(wait=False)``
+  refuses a log another writer holds (:class:`Busy`) instead of waiting: the
+  screen does not open on a log that is being played elsewhere.
   A log with several names (hard links) is not played on: a rewrite would
   replace one name and leave the others with the old game.
 """
