@@ -7,64 +7,64 @@ from typing import Annotated, Optional
 import typer
 
 from carpet.core import HINT, CarpetError, IllegalAction
-from carpet.core.game import PLAYING
-from carpet.formats import LogError, locked, position_document, record, upgraded, write_log
+from carpet.formats import LogError, position_document
 
-from . import clock
-from .common import (FAILED, OK, UNUSABLE, JsonFlag, LogFile, PositionText, Quiet, draw, error, fail, guard, load,
-                     print_json, settle, writing)
+from .common import (FAILED, OK, UNUSABLE, Failure, JsonFlag, LogFile, PositionText, Quiet, draw, error, fail, guard,
+                     print_json, settle)
+from .live import LiveGame, writer
 
 
 def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) -> int:
     """Apply actions in order under the file lock; keep all before the first illegal one."""
     try:
-        with locked(file):
-            session, applied, hints, code, message = _apply(file, actions)
+        with writer(file) as held:
+            session, applied, hints, code, message = _apply(LiveGame(file, held), actions)
     except LogError as exc:  # locking or writing failed: the log on disk is as it was
         raise fail(file, exc) from None
     settle(code)
     if message:
         error(message)
-    hint_texts = [None if h is None else session.variant.text(h) for h in hints]
     if as_json:
-        extra = {"hint": hint_texts[-1]} if hints else {}
+        extra = {"hint": _hint_text(session, hints[-1])} if hints else {}
         print_json(position_document(session, applied=applied, **extra))
     else:
-        for h in hint_texts:
-            print(f"hint: {h}" if h else f"hint: nothing to play (the game is {session.status})")
+        for h in hints:
+            print(_hint_line(session, h))
         if not quiet:
             draw(session)
     return code
 
 
-def _apply(file: Path, actions: list[str]):
-    log, session = load(file, for_play=True)
-    form = form_of_bytes(file)
-    readings = clock.Clock.of(log)
-    applied, recorded, hints, code, message = 0, 0, [], OK, None
+def _apply(game: LiveGame, actions: list[str]):
+    session = game.session
+    applied, hints, code, message = 0, [], OK, None
     for text in actions:
-        number = len(session.events) + 1
         try:
-            action = session.parse(text)
-            if action == HINT and session.status != PLAYING:
-                # the game is over: the hint is answered ("nothing to name") and not recorded
-                applied += 1
-                hints.append(None)
-                continue
-            session.act(action, readings.read(session))
+            played = game.play(text)
         except CarpetError as exc:
-            code = FAILED if isinstance(exc, IllegalAction) else UNUSABLE
-            message = f"carpet: {file}: event {number} ({text}): {exc}; nothing after it was applied"
+            code, message = _refused(game, text, exc)
             break
         applied += 1
-        recorded += 1
-        if action == HINT:
-            hints.append(session.hint())
-    if recorded:
-        with writing(f"{file}: {_recorded(recorded, len(actions))}"):
-            write_log(file, record(session, upgraded(log.header), clock_jumps=readings.jumps,
-                                   clock_skipped_ms=readings.skipped_ms), form=form)
+        if played.action == HINT:
+            hints.append(played.hint)
+    game.save(f"{game.file}: {_recorded(game.unsaved, len(actions))}")
     return session, applied, hints, code, message
+
+
+def _refused(game: LiveGame, text: str, exc: CarpetError) -> tuple[int, str]:
+    number = len(game.session.events) + 1
+    return (FAILED if isinstance(exc, IllegalAction) else UNUSABLE,
+            f"carpet: {game.file}: event {number} ({text}): {exc}; nothing after it was applied")
+
+
+def _hint_text(session, hint: int | None) -> str | None:
+    return None if hint is None else session.variant.text(hint)
+
+
+def _hint_line(session, hint: int | None) -> str:
+    if hint is None:
+        return f"hint: nothing to play (the game is {session.status})"
+    return f"hint: {_hint_text(session, hint)}"
 
 
 def _recorded(recorded: int, given: int) -> str:
@@ -73,27 +73,68 @@ def _recorded(recorded: int, given: int) -> str:
     return f"{recorded} of the {given} actions given were recorded, not the rest"
 
 
-def form_of_bytes(path: Path) -> str:
-    """The form of the log at ``path``, by what it holds: a log is written back as it was."""
-    from carpet.formats.log import is_json, is_text
+def _stream(file: Path, as_json: bool, quiet: bool) -> int:
+    """``play FILE -``: each action applied and recorded as its line arrives; with --json its position
+    printed at once, a document a line, so a program can drive a live game through a pipe."""
+    code = OK
+    try:
+        with writer(file) as held:
+            game = LiveGame(file, held)
+            session, applied = game.session, 0
+            for text in _stdin_actions():
+                try:
+                    played = game.play(text)
+                except CarpetError as exc:
+                    code, message = _refused(game, text, exc)
+                    settle(code)
+                    error(message)
+                    break
+                applied += 1
+                game.save(f"{file}: the {applied} action{'s' if applied > 1 else ''} read so far "
+                          f"{'were' if applied > 1 else 'was'} recorded")
+                if as_json:
+                    extra = {"hint": _hint_text(session, played.hint)} if played.action == HINT else {}
+                    print_json(position_document(session, applied=applied, **extra))
+                elif played.action == HINT:
+                    print(_hint_line(session, played.hint))
+                sys.stdout.flush()
+    except LogError as exc:  # locking or writing failed: the log on disk holds every action before
+        raise fail(file, exc) from None
+    if as_json and not applied:  # nothing was played: the position as it stands, as play always gives
+        print_json(position_document(session, applied=0))
+    elif not as_json and not quiet:
+        draw(session)
+    return code
 
-    with open(path, "rb") as f:
-        head = f.read(64)
-    return "text" if is_text(head) else "json" if is_json(head) else "binary"
+
+def _stdin_actions():
+    """The actions on stdin, whitespace separated, each given as soon as its line has arrived."""
+    while line := sys.stdin.buffer.readline():  # bytes that are not UTF-8 become actions nobody knows
+        yield from line.decode("utf-8", "surrogateescape").split()
 
 
-def _read_actions(actions: list[str]) -> list[str]:
-    if actions == ["-"]:  # bytes that are not UTF-8 become actions nobody knows, named in the error
-        return sys.stdin.buffer.read().decode("utf-8", "surrogateescape").split()
-    return actions
+def _screen(file: Path, as_json: bool) -> int:
+    if as_json or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise Failure(f"carpet: play {file}: no actions given (on a terminal, without --json, `carpet play FILE` "
+                      f"opens the interactive screen; `-` reads actions from stdin)", UNUSABLE)
+    from .screen import run_screen  # textual is loaded here and nowhere else
+
+    return run_screen(file)
 
 
 def play(file: LogFile,
-         actions: Annotated[list[str], typer.Argument(help="Actions in order; `-` reads them from stdin.",
-                                                      show_default=False)],
+         actions: Annotated[Optional[list[str]], typer.Argument(
+             help="Actions in order; `-` reads them from stdin, each played as its line arrives. None, on a "
+                  "terminal: the interactive screen.", show_default=False)] = None,
          as_json: JsonFlag = False, quiet: Quiet = False) -> None:
-    """Apply actions in order; stop at the first illegal one, keeping all before it."""
-    guard(lambda: _play(file, _read_actions(actions), as_json, quiet))
+    """Apply actions in order; stop at the first illegal one, keeping all before it. Without actions, on a
+    terminal: play on an interactive screen."""
+    if not actions:
+        guard(lambda: _screen(file, as_json))
+    elif actions == ["-"]:
+        guard(lambda: _stream(file, as_json, quiet))
+    else:
+        guard(lambda: _play(file, actions, as_json, quiet))
 
 
 def _meta(word: str, doc: str):

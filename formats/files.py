@@ -14,6 +14,11 @@
   died (its pid gone and its lock free) is removed by the next write beside it.
 - Writers of the same log take an exclusive ``flock`` on it; a process that was
   waiting finds the file replaced and locks the new one, so no update is lost.
+  A writer that keeps a log open for many writes (the interactive screen, a
+  pipe of actions) holds the lock from write to write: each new file is locked
+  before its rename, so no other writer gets in between.  ``locked(wait=False)``
+  refuses a log another writer holds (:class:`Busy`) instead of waiting: the
+  screen does not open on a log that is being played elsewhere.
   A log with several names (hard links) is not played on: a rewrite would
   replace one name and leave the others with the old game.
 """
@@ -145,16 +150,18 @@ def check_target(path: Path, *, overwrite: bool = True) -> tuple[Path, os.stat_r
     return target, existing
 
 
-def write_atomic(path: Path, data: bytes, *, overwrite: bool = True) -> None:
+def write_atomic(path: Path, data: bytes, *, overwrite: bool = True, keep_locked: bool = False) -> int | None:
     """Write ``data`` to ``path`` whole or not at all.  With overwrite=False an existing file wins.
 
     A symlink is written through to its target; the target keeps its mode and owner.
+    With ``keep_locked`` the new file's descriptor is returned open, its lock (taken
+    before the rename) still held: the caller owns it (see :class:`Held`).
     """
     target, existing = check_target(path, overwrite=overwrite)
     directory = target.parent if str(target.parent) else Path(".")
     remove_stale_temps(directory, target.name)
     tmp = directory / f"{temp_prefix(target.name)}{os.getpid()}-{os.urandom(3).hex()}.tmp"
-    fd = None
+    fd = kept = None
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_EXTRA, 0o600)
         if fcntl is not None:
@@ -169,6 +176,8 @@ def write_atomic(path: Path, data: bytes, *, overwrite: bool = True) -> None:
             os.replace(tmp, target)
         else:
             _link_new(tmp, target)
+        if keep_locked:
+            kept, fd = fd, None
     except FileExistsError:
         _remove(tmp)
         raise LogError("file exists (use --force to overwrite)", unreadable=True) from None
@@ -191,6 +200,7 @@ def write_atomic(path: Path, data: bytes, *, overwrite: bool = True) -> None:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+    return kept
 
 
 def _take_over(fd: int, existing: os.stat_result | None) -> None:
@@ -299,17 +309,48 @@ def write_log(path: Path, log: Log, *, overwrite: bool = True, form: str | None 
 
 
 # --- one writer at a time ------------------------------------------------------------
+class Busy(LogError):
+    """The log is held by another writer, and the caller would not wait (``locked(wait=False)``)."""
+
+    def __init__(self) -> None:
+        super().__init__("is being played by another carpet process (one writer at a time); close that one first",
+                         unreadable=True)
+
+
+class Held:
+    """A log locked by :func:`locked`: :meth:`write` rewrites it and keeps the lock on the new file."""
+
+    __slots__ = ("path", "fd")
+
+    def __init__(self, path: Path, fd: int | None) -> None:
+        self.path, self.fd = path, fd
+
+    def write(self, log: Log, form: str) -> None:
+        """Write ``log`` atomically in ``form``; the new file is locked before it takes the log's name."""
+        fd = write_atomic(self.path, to_bytes(log, form=form), keep_locked=self.fd is not None)
+        if fd is not None:
+            old, self.fd = self.fd, fd
+            os.close(old)  # a writer waiting on the old file wakes, finds it replaced, and waits on the new one
+
+
 @contextlib.contextmanager
-def locked(path: Path):
-    """Hold an exclusive lock on the log at ``path`` while reading, changing and rewriting it."""
+def locked(path: Path, *, wait: bool = True):
+    """Hold an exclusive lock on the log at ``path`` while reading, changing and rewriting it.
+
+    Yields a :class:`Held`.  With ``wait=False`` a log another writer holds is refused
+    (:class:`Busy`) instead of waited for.
+    """
     if fcntl is None:
         _check_regular(path)
-        yield
+        yield Held(path, None)
         return
     while True:
         fd = _open_regular(path, "open")
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise Busy() from None
             mine = os.fstat(fd)
             now = os.stat(path)
             same = (mine.st_dev, mine.st_ino) == (now.st_dev, now.st_ino)
@@ -324,12 +365,13 @@ def locked(path: Path):
         if same:
             break
         os.close(fd)  # replaced while we waited: lock the new file
+    held = Held(path, fd)
     try:
         if mine.st_nlink > 1:
             _refuse_hard_links(path, mine)
-        yield
+        yield held
     finally:
-        os.close(fd)
+        os.close(held.fd)
 
 
 def _refuse_hard_links(path: Path, st: os.stat_result) -> None:

@@ -86,8 +86,9 @@ def test_session_new_play_hint_undo_restart_show_verify_export(log, tmp_path):
     game = doc(run("show", log, "--json"))["game"]
     with freeze_time("2026-11-29 10:00:03"):
         r = run("play", log, "-", "--json", input="b4>F hint turn\n")
-    assert r.exit_code == 0 and doc(r)["elapsed_ms"] == 3000 and doc(r)["hint"]
-    assert doc(r)["moves"] == 2  # the hint is free
+    last = [json.loads(line) for line in r.stdout.splitlines()]  # a document an action
+    assert r.exit_code == 0 and last[-1]["elapsed_ms"] == 3000 and last[1]["hint"]
+    assert last[-1]["moves"] == 2  # the hint is free
     with freeze_time("2026-11-29 10:00:04"):
         r = run("undo", log, "--json")
     assert doc(r)["moves"] == 1 and doc(r)["events"] == 4

@@ -91,7 +91,9 @@ def test_an_illegal_action_changes_nothing_on_disk(game):
 
 def test_actions_from_stdin(game):
     r = run("play", game, "-", "--json", input="AD>a0\n AC  hint\n")
-    assert r.exit_code == 0 and doc(r)["events"] == 3 and doc(r)["hint"]
+    docs = [json.loads(line) for line in r.stdout.splitlines()]  # one document an action, as it is played
+    assert r.exit_code == 0 and [d["events"] for d in docs] == [1, 2, 3] and [d["applied"] for d in docs] == [1, 2, 3]
+    assert docs[-1]["hint"] and "hint" not in docs[0]
 
 
 def test_moves_lists_canonical_actions_that_parse_back(game):

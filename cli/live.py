@@ -1,0 +1,97 @@
+"""A recorded game open for play: actions applied one at a time, each recorded when the caller says.
+
+``carpet play FILE ACTION...`` records its actions in one write at the end; ``carpet play
+FILE -`` and the interactive screen (cli/screen.py) write after every action, holding the
+log's lock all the while (formats/files.py, :class:`~carpet.formats.files.Held`), so that
+nothing a person or a script saw played is lost to a kill or a closed terminal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import NamedTuple
+
+from carpet.core import HINT
+from carpet.core.game import PLAYING
+from carpet.formats import locked, record, upgraded
+
+from . import clock
+from .common import load, say, writing
+
+
+@contextlib.contextmanager
+def writer(file: Path):
+    """The log's lock, waited for as every writer does; a wait behind another writer (an open screen,
+    a pipe still playing) is said on stderr first, so that it does not look like a hang."""
+    with contextlib.ExitStack() as stack:
+        from carpet.formats.files import Busy
+
+        try:
+            held = stack.enter_context(locked(file, wait=False))
+        except Busy:
+            say(f"carpet: {file}: another carpet process is playing it (a screen or a pipe?); waiting until it "
+                f"is done (Ctrl-C gives up, changing nothing)")
+            held = stack.enter_context(locked(file))
+        yield held
+
+
+class Played(NamedTuple):
+    action: int
+    #: what a hint named (None: not a hint, or nothing to name)
+    hint: int | None
+    #: False for a hint asked after the end: answered, not recorded
+    recorded: bool
+
+
+class LiveGame:
+    """The session of the log at ``file`` (read and verified under ``held``, its lock), and its clock."""
+
+    def __init__(self, file: Path, held) -> None:
+        self.file, self.held = file, held
+        self.reload()
+
+    def reload(self) -> None:
+        """Read the log again: the game as it stands on disk (what a failed write leaves)."""
+        self.log, self.session = load(self.file, for_play=True)
+        self.form = form_of_bytes(self.file)
+        self.readings = clock.Clock.of(self.log)
+        #: actions applied since the last write
+        self.unsaved = 0
+
+    def play(self, text: str) -> Played:
+        """Parse and apply one action text; CarpetError (nothing changed) when refused."""
+        return self.act(self.session.parse(text))
+
+    def act(self, action: int) -> Played:
+        session = self.session
+        if action == HINT and session.status != PLAYING:
+            # the game is over: the hint is answered ("nothing to name") and not recorded
+            return Played(action, None, False)
+        session.act(action, self.readings.read(session))
+        self.unsaved += 1
+        return Played(action, session.hint() if action == HINT else None, True)
+
+    def save(self, recorded: str) -> None:
+        """Write every action applied since the last write (``recorded`` says so if interrupted after)."""
+        if not self.unsaved:
+            return
+        readings = self.readings
+        with writing(recorded):
+            self.held.write(record(self.session, upgraded(self.log.header), clock_jumps=readings.jumps,
+                                   clock_skipped_ms=readings.skipped_ms), self.form)
+        self.unsaved = 0
+
+    def clock_now(self) -> int:
+        """The session clock as the next action would read it now (the clock a screen shows)."""
+        readings = self.readings
+        return clock.Clock(readings.created_ms, readings.jumps, readings.skipped_ms).read(self.session)
+
+
+def form_of_bytes(path: Path) -> str:
+    """The form of the log at ``path``, by what it holds: a log is written back as it was."""
+    from carpet.formats.log import is_json, is_text
+
+    with open(path, "rb") as f:
+        head = f.read(64)
+    return "text" if is_text(head) else "json" if is_json(head) else "binary"
