@@ -87,57 +87,11 @@ def _grid_decoder(state) -> Callable:
     return decode
 
 
-# --- carpet ------------------------------------------------------------------------------
-# 3 + s: the card its foundation of suit s needs, from the carpet (s: 0 clubs, 1 spades,
-# 2 hearts, 3 diamonds); 7: waste top to its foundation; 8: turn; 9 + k: waste top into
-# the k-th empty carpet cell (row-major); 29 + k: stock top into the k-th empty cell;
-# 49 + a: the action index a itself.
-_C_FOUND, _C_WASTE_FOUND, _C_TURN, _C_WASTE_FILL, _C_STOCK_FILL = 3, 23, 24, 25, 45  # core/carpet.py
-_CARPET_CELLS = 20
+# --- carpet: the family's own (core/carpet/codes.py) -------------------------------------
+def _carpet_codes() -> tuple[Callable, Callable]:
+    from carpet.core.carpet import codes  # loaded with the family, when a carpet game is read
 
-
-def carpet_code(state, action: int) -> int:
-    if action < _C_WASTE_FOUND:
-        card = state.cells[action - _C_FOUND]
-        if card >= 0 and card % 13 == state.found[card // 13]:
-            return 3 + card // 13
-    elif action == _C_WASTE_FOUND:
-        return 7
-    elif action == _C_TURN:
-        return 8
-    else:
-        base, first = (9, _C_WASTE_FILL) if action < _C_STOCK_FILL else (29, _C_STOCK_FILL)
-        cell = action - first
-        cells = state.cells
-        if cells[cell] < 0:
-            return base + cells[:cell].count(-1)
-    return 49 + action
-
-
-def carpet_action(state, code: int) -> int:
-    if code < 7:
-        s = code - 3
-        count = state.found[s]
-        if 0 < count < 13:
-            try:
-                return _C_FOUND + state.cells.index(s * 13 + count)
-            except ValueError:
-                pass
-        return NO_ACTION
-    if code == 7:
-        return _C_WASTE_FOUND
-    if code == 8:
-        return _C_TURN
-    if code < 49:
-        k, first = (code - 9, _C_WASTE_FILL) if code < 29 else (code - 29, _C_STOCK_FILL)
-        seen = -1
-        for cell, card in enumerate(state.cells):
-            if card < 0:
-                seen += 1
-                if seen == k:
-                    return first + cell
-        return NO_ACTION
-    return code - 49 if 49 + FIRST_ACTION <= code < 49 + state.variant.action_count else NO_ACTION
+    return codes.encode, codes.decode
 
 
 # --- quilt -------------------------------------------------------------------------------
@@ -226,15 +180,20 @@ def _raw(state, value: int) -> int:
 #: family -> (action -> code, code -> action); a family not listed stores action indexes
 CODECS: dict[str, tuple[Callable, Callable]] = {
     "grid": (grid_code, grid_action),
-    "carpet": (carpet_code, carpet_action),
     "quilt": (quilt_code, quilt_action),
 }
+#: family -> where its rules keep their own codes (loaded on first use)
+_OWN_CODES = {"carpet": _carpet_codes}
 #: family -> a maker of its decoder for one replay, where working things out once pays
 _DECODERS = {"grid": _grid_decoder}
 
 
 def codec(family: str) -> tuple[Callable, Callable]:
-    return CODECS.get(family, (_raw, _raw))
+    known = CODECS.get(family)
+    if known is None:
+        own = _OWN_CODES.get(family)
+        known = CODECS[family] = own() if own is not None else (_raw, _raw)
+    return known
 
 
 def shared_decoder(family: str) -> Callable | None:

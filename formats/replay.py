@@ -15,11 +15,13 @@ only work that cannot change the result:
 - no per-event bookkeeping: the clock of each event is summed from the deltas in bulk
   (for a version-2 binary log only when a reader asks for the readings: verification
   needs their sums alone, :class:`DeltaEvents`);
-- runs of moves given as version-2 action codes are played by the family's bulk replay
-  (core/grid_replay.py, core/carpet_replay.py, core/quilt_replay.py): decoding, the
-  legality checks and the transition written out in one loop, a fast copy of the deal,
-  and the plain ``decode`` and ``apply`` for anything unusual, so that every refusal
-  is the plain rules' own, at the same event.
+- runs of moves given as version-2 action codes are played in bulk: for a family whose
+  rules are written once (carpet, core/carpet/), by the session's loop over its codes and
+  its primitives (core/session.py, ``play_codes``); for grid and quilt by their bulk
+  replays (core/grid_replay.py, core/quilt_replay.py: fast copies of decoding, the
+  legality checks and the transition, and of the deal), and the plain ``decode`` and
+  ``apply`` for anything unusual, so that every refusal is the plain rules' own, at the
+  same event.
 
 docs/format.md ("Replaying") states the same rules; tests/test_replay.py pins the
 result to ``Session.act`` event by event on random games of every variant, and
@@ -37,7 +39,7 @@ from typing import Callable
 
 from carpet.core import CarpetError, Session
 from carpet.core.game import HINT, PLAYING, RESTART, UNDO, WON, blake2b  # (core.game.position_digest's)
-from carpet.core.session import Events
+from carpet.core.session import Events, play_codes
 
 from .codec import NO_ACTION, codec, decoder, shared_decoder
 
@@ -307,8 +309,26 @@ def _plain(state, items, decode, actions, variant, full_status, session, kernel,
 
 #: family -> the module of its bulk replay: fast copies of decoding, apply and the deal, pinned
 #: to the plain ones by tests/test_fast_replay.py
-_KERNELS = {"grid": "carpet.core.grid_replay", "carpet": "carpet.core.carpet_replay",
-            "quilt": "carpet.core.quilt_replay"}
+_KERNELS = {"grid": "carpet.core.grid_replay", "quilt": "carpet.core.quilt_replay"}
+
+
+class _RulesOnce:
+    """The bulk replay of a family whose rules are written once (its state's ``step``, its codes):
+    the session's loop over them (core/session.py, ``play_codes``), the family's own deal."""
+
+    play_codes = staticmethod(play_codes)
+
+    @staticmethod
+    def dealt(variant, deal):
+        return variant.new_state(deal)
+
+    @staticmethod
+    def position_bytes(state) -> bytes:
+        return state.position_bytes()
+
+
+#: the families whose rules are written once
+_ONCE = {"carpet"}
 _FAST: dict[str, object] = {}  # game id -> its family's bulk-replay module, or None where it has none
 
 
@@ -318,6 +338,9 @@ def _fast(variant):
         return _FAST[variant.id]
     except KeyError:
         pass
+    if variant.family in _ONCE:
+        _FAST[variant.id] = _RulesOnce
+        return _RulesOnce
     name = _KERNELS.get(variant.family)
     module = None
     if name is not None:
