@@ -11,7 +11,7 @@ Codes 0-2 are the session's (hint, undo, restart) in every game; from 3 on:
     29 + k     the stock top into the k-th gap
     49 + a     the action index a itself (any action, in any position)
 
-formats/ asks the family for :func:`encode` and :func:`decode` (core/families.py); they read
+formats/ asks the family for :func:`encode` and :func:`decode` (formats/codec.py, ``codec``); they read
 the position as core/carpet/rules.py keeps it, and tests/test_codec.py pins their round trip.
 """
 

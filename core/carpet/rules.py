@@ -228,7 +228,9 @@ class CarpetState(State):
                 return False
         elif action >= ACTION_COUNT or not self.variant.stock_fills or not self._stock_fill(action - STOCK_FILL):
             return False
-        self._settle()
+        if self.phase == 1 and not self._carpet_can_play():  # _settle, written out: every event passes here
+            self.phase = 2
+        self.update_status()
         return True
 
     def apply(self, action: int) -> None:
