@@ -97,21 +97,23 @@ class CarpetState(State):
         count = self.found[card // 13]
         return count > 0 and card % 13 == count
 
-    def _needed(self) -> list[int]:
-        """The card each started, unfinished foundation takes next."""
-        return [s * 13 + f for s, f in enumerate(self.found) if 0 < f < 13]
+    def _needed(self) -> tuple[int, int, int, int]:
+        """The card each foundation takes next, ``suit * 13 + count``.  Where a foundation is not
+        started (count 0) that is its ace, and where it is finished (13) the next suit's ace (or
+        52): no ace ever lies on the carpet or in the waste (the deal, the refills and the turn put
+        them up), so such a card is never found there and needs no test of its own."""
+        a, b, c, d = self.found
+        return a, b + 13, c + 26, d + 39
 
     def playable_cells(self) -> list[int]:
         """Carpet cells whose card fits its foundation, row-major."""
         cells = self.cells
-        return sorted(cells.index(card) for card in self._needed() if card in cells)
+        return sorted([cells.index(card) for card in self._needed() if card in cells])
 
     def _carpet_can_play(self) -> bool:
         cells = self.cells
-        for card in self._needed():
-            if card in cells:
-                return True
-        return False
+        a, b, c, d = self._needed()
+        return a in cells or b in cells or c in cells or d in cells
 
     @property
     def stock_left(self) -> int:
@@ -382,7 +384,7 @@ class CarpetState(State):
         # No rule looks at a cell's place, and the carpet holds exactly the cards that are
         # neither on the foundations, nor in the stock, nor in the waste: the foundations,
         # the cards drawn, the waste and the phase are the whole position.
-        return bytes(self.found) + bytes((self.drawn, self.phase)) + bytes(self.waste)
+        return bytes((*self.found, self.drawn, self.phase, *self.waste))
 
     def safe_action(self) -> int | None:
         """A card to its foundation, where that can never spoil a win.
