@@ -313,10 +313,18 @@ _KERNELS = {"grid": "carpet.core.grid_replay", "quilt": "carpet.core.quilt_repla
 
 
 class _RulesOnce:
-    """The bulk replay of a family whose rules are written once (its state's ``step``, its codes):
-    the session's loop over them (core/session.py, ``play_codes``), the family's own deal."""
+    """The bulk replay of a family whose rules are written once: the session's loop
+    (core/session.py, ``play_codes``) over its codes' ``play`` (decode and apply in one), its own
+    deal and position bytes."""
 
-    play_codes = staticmethod(play_codes)
+    def __init__(self, play) -> None:
+        self.play = play
+
+    def play_codes(self, state, codes, i: int, end: int, actions, decode, undone=None, snaps=None,
+                   base: int = 0) -> int:
+        return play_codes(state, codes, i, end, actions, self.play, undone, snaps, base)
+
+    play_moves = play_codes
 
     @staticmethod
     def dealt(variant, deal):
@@ -327,8 +335,14 @@ class _RulesOnce:
         return state.position_bytes()
 
 
-#: the families whose rules are written once
-_ONCE = {"carpet"}
+def _carpet_once() -> _RulesOnce:
+    from carpet.core.carpet import codes  # loaded with the family
+
+    return _RulesOnce(codes.play)
+
+
+#: the families whose rules are written once -> their bulk replay, made on first use
+_ONCE = {"carpet": _carpet_once}
 _FAST: dict[str, object] = {}  # game id -> its family's bulk-replay module, or None where it has none
 
 
@@ -338,9 +352,10 @@ def _fast(variant):
         return _FAST[variant.id]
     except KeyError:
         pass
-    if variant.family in _ONCE:
-        _FAST[variant.id] = _RulesOnce
-        return _RulesOnce
+    once = _ONCE.get(variant.family)
+    if once is not None:
+        module = _FAST[variant.id] = once()
+        return module
     name = _KERNELS.get(variant.family)
     module = None
     if name is not None:

@@ -11,8 +11,9 @@ Codes 0-2 are the session's (hint, undo, restart) in every game; from 3 on:
     29 + k     the stock top into the k-th gap
     49 + a     the action index a itself (any action, in any position)
 
-formats/ asks the family for :func:`encode` and :func:`decode` (formats/codec.py, ``codec``); they read
-the position as core/carpet/rules.py keeps it, and tests/test_codec.py pins their round trip.
+formats/ asks the family for :func:`encode` and :func:`decode` (formats/codec.py, ``codec``), and the
+one replay for :func:`play` (decode and apply in one); they read the position as
+core/carpet/rules.py keeps it, and tests/test_codec.py pins their round trip.
 """
 
 from __future__ import annotations
@@ -71,3 +72,19 @@ def decode(state, code: int) -> int:
             return NO_ACTION  # fewer gaps
         return first + cell
     return code - INDEX if INDEX + FIRST_ACTION <= code < INDEX + ACTION_COUNT else NO_ACTION
+
+
+def play(state, code: int) -> int:
+    """:func:`decode` and ``state.apply`` in one, for the one replay of a log (core/session.py,
+    ``play_codes``): the action played, or NO_ACTION where the code names none here or the rules
+    refuse it (nothing changed).  The commonest codes call their transition directly."""
+    if code == TURN_CODE:
+        return TURN if state._turn() else NO_ACTION
+    if code == WASTE_UP:
+        return WASTE_TO_FOUNDATION if state._waste_up() else NO_ACTION
+    action = decode(state, code)
+    if action < CELL_TO_FOUNDATION:
+        return NO_ACTION
+    if action < WASTE_TO_FOUNDATION:
+        return action if state._up(action - CELL_TO_FOUNDATION) else NO_ACTION
+    return action if state.step(action) else NO_ACTION

@@ -89,7 +89,9 @@ class CarpetState(State):
             self.found = [1, 1, 1, 1]
             self.cells = list(rest[:CELLS])
             self.stock = tuple(rest[CELLS:])
-        self._settle()
+        if self.phase == 1 and not self._carpet_can_play():  # foster's phase 2 at once where nothing fits
+            self.phase = 2
+        self.update_status()
 
     # --- what the rules ask of a position ------------------------------------------
     def fits(self, card: int) -> bool:
@@ -119,11 +121,16 @@ class CarpetState(State):
     def stock_left(self) -> int:
         return len(self.stock) - self.drawn
 
-    # --- the transitions: each plays its action (True) or refuses it, changing nothing --
+    # --- the transitions ------------------------------------------------------------
+    # Each checks its whole rule (the variant's and the phase's included), plays it, brings the
+    # status up to date and returns True; or returns False having changed nothing.  apply (by
+    # action) and codes.play (by log code) only choose which one to call.  In carpet-foster's
+    # phase 1 the waste is empty (nothing is turned before phase 2), so only _turn needs the
+    # phase's own test: the waste's primitives refuse by theirs, and a stock fill is not foster's.
     def _up(self, cell: int) -> bool:
         """a1>F: the carpet card at ``cell`` to its foundation if it fits; its cell then refills
         as the variant says (carpet-auto from the waste top, else the stock top; carpet-foster's
-        phase 1 from the stock) or stays a gap."""
+        phase 1 from the stock, phase 2 starting once no carpet card can go up) or stays a gap."""
         cells = self.cells
         card = cells[cell]
         if card < 0:
@@ -145,8 +152,11 @@ class CarpetState(State):
                 cells[cell] = EMPTY
         elif self.phase == 1:
             self._refill(cell)
+            if not self._carpet_can_play():
+                self.phase = 2
         else:
             cells[cell] = EMPTY
+        self.update_status()
         return True
 
     def _refill(self, cell: int) -> None:
@@ -179,13 +189,14 @@ class CarpetState(State):
         waste.pop()
         found[s] = count + 1
         self.score += 1
+        self.update_status()
         return True
 
     def _turn(self) -> bool:
-        """turn: the stock top onto the waste; an ace (only carpet-foster deals them into the
-        stock) to its foundation."""
+        """turn (phase 2): the stock top onto the waste; an ace (only carpet-foster deals them
+        into the stock) to its foundation."""
         drawn = self.drawn
-        if drawn >= len(self.stock):
+        if drawn >= len(self.stock) or self.phase == 1:
             return False
         card = self.stock[drawn]
         self.drawn = drawn + 1
@@ -194,50 +205,48 @@ class CarpetState(State):
             self.score += 1
         else:
             self.waste.append(card)
+        self.update_status()
         return True
 
     def _waste_fill(self, cell: int) -> bool:
-        """w>a1: the waste top into a gap."""
-        if self.cells[cell] != EMPTY or not self.waste:
+        """w>a1: the waste top into a gap (not in carpet-auto, whose gaps fill by themselves)."""
+        if self.cells[cell] != EMPTY or not self.waste or not self.variant.player_fills:
             return False
         self.cells[cell] = self.waste.pop()
+        self.update_status()
         return True
 
     def _stock_fill(self, cell: int) -> bool:
-        """s>a1: the stock top into a gap, only while the waste is empty."""
-        if self.cells[cell] != EMPTY or self.waste or self.drawn >= len(self.stock):
+        """s>a1 (carpet only): the stock top into a gap, only while the waste is empty."""
+        if self.cells[cell] != EMPTY or self.waste or self.drawn >= len(self.stock) or not self.variant.stock_fills:
             return False
         self.cells[cell] = self.stock[self.drawn]
         self.drawn += 1
-        return True
-
-    def step(self, action: int) -> bool:
-        """Play ``action`` if it is legal here (True), else change nothing (False).  Phase 1 of
-        carpet-foster allows only a carpet card to its foundation."""
-        if action < WASTE_TO_FOUNDATION:
-            if action < CELL_TO_FOUNDATION or not self._up(action - CELL_TO_FOUNDATION):
-                return False
-        elif self.phase == 1:
-            return False
-        elif action == TURN:
-            if not self._turn():
-                return False
-        elif action == WASTE_TO_FOUNDATION:
-            if not self._waste_up():
-                return False
-        elif action < STOCK_FILL:
-            if not self.variant.player_fills or not self._waste_fill(action - WASTE_FILL):
-                return False
-        elif action >= ACTION_COUNT or not self.variant.stock_fills or not self._stock_fill(action - STOCK_FILL):
-            return False
-        if self.phase == 1 and not self._carpet_can_play():  # _settle, written out: every event passes here
-            self.phase = 2
         self.update_status()
         return True
 
     def apply(self, action: int) -> None:
-        if not self.step(action):
+        """Play ``action``, or raise IllegalAction (the reason worked out then) having changed nothing."""
+        if action < WASTE_TO_FOUNDATION:
+            done = action >= CELL_TO_FOUNDATION and self._up(action - CELL_TO_FOUNDATION)
+        elif action == TURN:
+            done = self._turn()
+        elif action == WASTE_TO_FOUNDATION:
+            done = self._waste_up()
+        elif action < STOCK_FILL:
+            done = self._waste_fill(action - WASTE_FILL)
+        else:
+            done = action < ACTION_COUNT and self._stock_fill(action - STOCK_FILL)
+        if not done:
             raise IllegalAction(self.why_not(action))
+
+    def step(self, action: int) -> bool:
+        """:meth:`apply` without the exception: whether ``action`` was played (if not, nothing changed)."""
+        try:
+            self.apply(action)
+        except IllegalAction:
+            return False
+        return True
 
     def why_not(self, action: int) -> str:
         """Why ``action`` is refused here (called only on a refusal)."""
@@ -280,12 +289,6 @@ class CarpetState(State):
         return f"{code(card)} does not fit: the {SUIT_NAMES[s]} foundation needs {code(s * 13 + count)}"
 
     # --- status ---------------------------------------------------------------------
-    def _settle(self) -> None:
-        """After the deal and after every action: foster's phase 2 starts by itself; status."""
-        if self.phase == 1 and not self._carpet_can_play():
-            self.phase = 2
-        self.update_status()
-
     def _has_action(self) -> bool:
         if self.drawn < len(self.stock) and self.phase == 2:
             return True  # turn (and in carpet a stock fill may be legal too)
@@ -301,7 +304,7 @@ class CarpetState(State):
         found = self.found
         if found[0] + found[1] + found[2] + found[3] == 52:
             self.status = WON
-        elif self._has_action():
+        elif (self.phase == 2 and self.drawn < len(self.stock)) or self._has_action():  # (its commonest case first)
             self.status = PLAYING
         else:
             self.status = LOST
