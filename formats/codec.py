@@ -8,14 +8,16 @@ code (the last rows are a fallback that carries the action index itself), and ev
 code names one action or none, so a writer never meets an action it cannot store and
 a reader never guesses.
 
-The functions read the position's public lists (``cells``, ``gaps``, ``found``,
-``waste``, ``reserves``); tests/test_codec.py pins every family's round trip.
+The functions read the position's public lists (``cells``, ``gaps``, ``waste``,
+``reserves``); tests/test_codec.py pins every family's round trip.  A family whose rules keep
+their own codes (core/families.py, ``Family.codes``: carpet) is asked for them instead.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
+from carpet.core.families import FAMILIES
 from carpet.core.game import FIRST_ACTION
 
 #: decode result for a code that names no action in this position
@@ -85,13 +87,6 @@ def _grid_decoder(state) -> Callable:
         action = code - 15 - cards * len(gaps) + first_move
         return action if action < count else NO_ACTION  # past the last action: none
     return decode
-
-
-# --- carpet: the family's own (core/carpet/codes.py) -------------------------------------
-def _carpet_codes() -> tuple[Callable, Callable]:
-    from carpet.core.carpet import codes  # loaded with the family, when a carpet game is read
-
-    return codes.encode, codes.decode
 
 
 # --- quilt -------------------------------------------------------------------------------
@@ -177,22 +172,22 @@ def _raw(state, value: int) -> int:
     return value
 
 
-#: family -> (action -> code, code -> action); a family not listed stores action indexes
+#: family -> (action -> code, code -> action) for the families whose rules do not keep their own
+#: codes yet (core/families.py, ``Family.codes``: carpet's are in core/carpet/codes.py)
 CODECS: dict[str, tuple[Callable, Callable]] = {
     "grid": (grid_code, grid_action),
     "quilt": (quilt_code, quilt_action),
 }
-#: family -> where its rules keep their own codes (loaded on first use)
-_OWN_CODES = {"carpet": _carpet_codes}
 #: family -> a maker of its decoder for one replay, where working things out once pays
 _DECODERS = {"grid": _grid_decoder}
 
 
 def codec(family: str) -> tuple[Callable, Callable]:
     known = CODECS.get(family)
-    if known is None:
-        own = _OWN_CODES.get(family)
-        known = CODECS[family] = own() if own is not None else (_raw, _raw)
+    if known is None:  # the family's own codes (loaded with its rules), or action indexes stored as they are
+        own = FAMILIES[family].codes if family in FAMILIES else None
+        codes = None if own is None else own()
+        known = CODECS[family] = (_raw, _raw) if codes is None else (codes.encode, codes.decode)
     return known
 
 

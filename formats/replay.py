@@ -38,6 +38,7 @@ from itertools import accumulate
 from typing import Callable
 
 from carpet.core import CarpetError, Session
+from carpet.core.families import FAMILIES
 from carpet.core.game import HINT, PLAYING, RESTART, UNDO, WON, blake2b  # (core.game.position_digest's)
 from carpet.core.session import Events, play_codes
 
@@ -307,11 +308,6 @@ def _plain(state, items, decode, actions, variant, full_status, session, kernel,
     return moves, bonus
 
 
-#: family -> the module of its bulk replay: fast copies of decoding, apply and the deal, pinned
-#: to the plain ones by tests/test_fast_replay.py
-_KERNELS = {"grid": "carpet.core.grid_replay", "quilt": "carpet.core.quilt_replay"}
-
-
 class _RulesOnce:
     """The bulk replay of a family whose rules are written once: the session's loop
     (core/session.py, ``play_codes``) over its codes' ``play`` (decode and apply in one), its own
@@ -335,32 +331,22 @@ class _RulesOnce:
         return state.position_bytes()
 
 
-def _carpet_once() -> _RulesOnce:
-    from carpet.core.carpet import codes  # loaded with the family
-
-    return _RulesOnce(codes.play)
-
-
-#: the families whose rules are written once -> their bulk replay, made on first use
-_ONCE = {"carpet": _carpet_once}
-_FAST: dict[str, object] = {}  # game id -> its family's bulk-replay module, or None where it has none
+_FAST: dict[str, object] = {}  # game id -> its family's bulk replay, or None where it has none
 
 
 def _fast(variant):
-    """The family's bulk-replay module where it plays this game, else None."""
+    """The family's bulk replay (core/families.py): the session's loop over its own codes where its
+    rules keep them, else its bulk-replay module where that plays this game, else None."""
     try:
         return _FAST[variant.id]
     except KeyError:
         pass
-    once = _ONCE.get(variant.family)
-    if once is not None:
-        module = _FAST[variant.id] = once()
-        return module
-    name = _KERNELS.get(variant.family)
+    family = FAMILIES.get(variant.family)
     module = None
-    if name is not None:
-        from importlib import import_module
-        module = import_module(name)
+    if family is not None and family.codes is not None:
+        module = _RulesOnce(family.codes().play)
+    elif family is not None and family.bulk is not None:
+        module = family.bulk()
         if not module.plays(variant):
             module = None
     _FAST[variant.id] = module

@@ -110,7 +110,19 @@ class CarpetState(State):
     def playable_cells(self) -> list[int]:
         """Carpet cells whose card fits its foundation, row-major."""
         cells = self.cells
-        return sorted([cells.index(card) for card in self._needed() if card in cells])
+        a, b, c, d = self._needed()
+        playable = []  # (four tests written out: the solver asks this of every position)
+        if a in cells:
+            playable.append(cells.index(a))
+        if b in cells:
+            playable.append(cells.index(b))
+        if c in cells:
+            playable.append(cells.index(c))
+        if d in cells:
+            playable.append(cells.index(d))
+        if len(playable) > 1:
+            playable.sort()
+        return playable
 
     def _carpet_can_play(self) -> bool:
         cells = self.cells
@@ -378,6 +390,27 @@ class CarpetState(State):
         cards.extend(self.stock[self.drawn:])
         cards.extend(self.waste)
         return cards
+
+    def auto_action(self) -> int | None:
+        """The simple player's action (core/autoplay.py): a card to its foundation when one fits
+        (the first cell row-major, then the waste top), else the waste top into the first gap, else
+        turn the stock (only what the variant allows); None when the game is over.  A stock fill is
+        never needed: turning comes first, and with the stock empty there is nothing to fill from."""
+        if self.status != PLAYING:
+            return None
+        playable = self.playable_cells()
+        if playable:
+            return CELL_TO_FOUNDATION + playable[0]
+        if self.phase == 1:
+            return None
+        waste = self.waste
+        if waste and self.fits(waste[-1]):
+            return WASTE_TO_FOUNDATION
+        if waste and EMPTY in self.cells and self.variant.player_fills:
+            return WASTE_FILL + self.cells.index(EMPTY)
+        if self.drawn < len(self.stock):
+            return TURN
+        return None
 
     # --- what a solver may use (core/game.py, "What a solver may use") --------------
     #: every win scores the same, so a safe action never costs a win any score
