@@ -31,7 +31,7 @@ def encode(state, action: int) -> int:
     """The code of ``action`` (legal or not) in ``state``."""
     if action < WASTE_TO_FOUNDATION:
         card = state.cells[action - CELL_TO_FOUNDATION]
-        if card >= 0 and card % 13 == state.found[card // 13]:
+        if card >= 0 and card == state._needed()[card // 13]:  # the card its foundation needs next
             return UP + card // 13
     elif action == WASTE_TO_FOUNDATION:
         return WASTE_UP

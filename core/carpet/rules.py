@@ -145,14 +145,9 @@ class CarpetState(State):
         phase 1 from the stock, phase 2 starting once no carpet card can go up) or stays a gap."""
         cells = self.cells
         card = cells[cell]
-        if card < 0:
+        if card < 0 or not self.fits(card):
             return False
-        found = self.found
-        s = card // 13
-        count = found[s]
-        if card % 13 != count or not count:
-            return False
-        found[s] = count + 1
+        self.found[card // 13] += 1
         self.score += 1
         if self.variant.auto_fill:
             if self.waste:
@@ -193,13 +188,10 @@ class CarpetState(State):
         if not waste:
             return False
         card = waste[-1]
-        found = self.found
-        s = card // 13
-        count = found[s]
-        if card % 13 != count or not count:
+        if not self.fits(card):
             return False
         waste.pop()
-        found[s] = count + 1
+        self.found[card // 13] += 1
         self.score += 1
         self.update_status()
         return True
