@@ -441,16 +441,20 @@ class CarpetState(State):
         """
         if self.status != PLAYING:
             return []
-        actions = [CELL_TO_FOUNDATION + cell for cell in self.playable_cells()]
+        playable = self.playable_cells()
+        actions = [CELL_TO_FOUNDATION + cell for cell in playable] if playable else []
         if self.phase == 1:
             return actions
         waste = self.waste
-        if waste and self.fits(waste[-1]):
-            actions.insert(0, WASTE_TO_FOUNDATION)
-        turn = [TURN] if self.drawn < len(self.stock) else []
-        if self.variant.player_fills and waste and EMPTY in self.cells:
-            return actions + [WASTE_FILL + self.cells.index(EMPTY)] + turn
-        return actions + turn
+        if waste:
+            if self.fits(waste[-1]):
+                actions.insert(0, WASTE_TO_FOUNDATION)
+            cells = self.cells
+            if EMPTY in cells and self.variant.player_fills:
+                actions.append(WASTE_FILL + cells.index(EMPTY))
+        if self.drawn < len(self.stock):
+            actions.append(TURN)
+        return actions
 
     def progress(self) -> int:
         return sum(self.found)
