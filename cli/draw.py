@@ -8,13 +8,11 @@ from rich.console import Group
 from rich.text import Text
 
 from carpet.core import Session
-
-#: family -> module in this package with render(state) and legend()
-RENDERERS = {"grid": "draw_grid", "carpet": "draw_carpet", "quilt": "draw_quilt"}
-
+from carpet.core.families import FAMILIES
 
 def _family_module(family: str):
-    return import_module(f".{RENDERERS[family]}", __package__)
+    """The module of this package that draws the family's board (core/families.py, ``Family.renderer``)."""
+    return import_module(f".{FAMILIES[family].renderer}", __package__)
 
 
 def status_line(session: Session, clock_ms: int | None = None) -> Text:

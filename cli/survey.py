@@ -113,7 +113,7 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
                dask: str | None = None, chunk: int | None = None, dask_timeout: float = DASK_TIMEOUT):
     """Play the deals not yet in ``out``; returns the tally of the whole range and its identity."""
     from carpet.core import CarpetError
-    from carpet.core.games import WHERE
+    from carpet.core.families import FAMILY_OF
     from carpet.core.players import get_player
     from carpet.core.survey import Tally
     from carpet.formats.survey import Collection, DealResult, Reading, ResultsError, ResultsWriter, read_results
@@ -188,7 +188,7 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
                     run_here(tasks, finished)
                 else:
                     run_pool(tasks, finished, workers, ["carpet.cli.survey_run", "carpet.core.players",
-                                                        f"carpet.core.{WHERE[variant.id]}"])
+                                                        *FAMILY_OF[variant.id].preload])
             except KeyboardInterrupt:
                 progress.stop()
                 where = f"; the results so far are in {out}: add --resume to go on" if out else ""

@@ -5,12 +5,12 @@ These are the players the project had before the solver, kept exactly as they we
 that recorded fixtures stay byte for byte what they are; ``carpet hint`` no longer uses
 them (see :mod:`carpet.core.solver`).
 
-- carpet family: a card to a foundation when one fits (the first cell row-major, then the
-  waste top), else the waste top into the first gap, else turn the stock;
+- grid and carpet families: the state's own ``auto_action`` (grid: a ranked card move, or a
+  redeal; carpet: a card to a foundation when one fits, the first cell row-major then the
+  waste top, else the waste top into the first gap, else turn the stock);
 - quilt family: a short look-ahead (:func:`best_action`): every legal action gets an equal
   share of a small budget for a depth-first search from where it leads; the one whose
-  search wins, or else reaches the highest score, is played;
-- grid family: the state's own ``auto_action`` (a ranked card move, or a redeal).
+  search wins, or else reaches the highest score, is played.
 
 Each depends on the position alone, uses no clock and no randomness.
 """
@@ -55,34 +55,8 @@ def play_out(session: Session, limit: int = 5000, clock: Callable[[], int] = lam
 
 def simple_action(state: State) -> int | None:
     """The simple player's action here, or None when it has none (the game is over)."""
-    player = _PLAYERS.get(state.variant.family)
-    if player is None:
-        return state.auto_action()  # type: ignore[attr-defined]
-    return player(state)
-
-
-def carpet_action(state) -> int | None:
-    """A card to a foundation when one fits, else the waste top into a gap, else turn
-    the stock (only what the variant allows).  A stock fill is never needed: turning
-    comes first, and with the stock empty there is nothing to fill from."""
-    from .carpet import CELL_TO_FOUNDATION, EMPTY, TURN, WASTE_FILL, WASTE_TO_FOUNDATION
-
-    if state.status != PLAYING:
-        return None
-    playable = state.playable_cells()
-    if playable:
-        return CELL_TO_FOUNDATION + playable[0]
-    if state.phase == 1:
-        return None
-    waste = state.waste
-    if waste and state.fits(waste[-1]):
-        return WASTE_TO_FOUNDATION
-    gap = state.cells.index(EMPTY) if EMPTY in state.cells else -1
-    if waste and gap >= 0 and state.variant.player_fills:
-        return WASTE_FILL + gap
-    if state.drawn < len(state.stock):
-        return TURN
-    return None
+    own = getattr(state, "auto_action", None)  # the family's own simple rule (grid, carpet)
+    return own() if own is not None else best_action(state)  # else a short look-ahead (quilt)
 
 
 # --- the quilt family's look-ahead -------------------------------------------------------------
@@ -209,5 +183,3 @@ def best_action(state: State, node_limit: int = LOOKAHEAD_NODES) -> int | None:
     """
     return _look_ahead(state, node_limit)[0]
 
-
-_PLAYERS = {"carpet": carpet_action, "quilt": best_action}

@@ -1,41 +1,16 @@
-"""Every game id the engine knows, and the module that states its rules.
+"""Every game id the engine knows, as its Variant, found through the families' registry.
 
 A family's module is imported only when one of its games is asked for, so a command
-that reads a kovrik log never loads the quilt family.  A new variant is a new entry
-below and a ``VARIANTS`` tuple in its module.
+that reads a kovrik log never loads the quilt family.  Which games there are and where
+their rules are is core/families.py's record of each family.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from importlib import import_module
-
 from .errors import UnknownGame
+from .families import FAMILY_OF
 from .game import Variant
-
-#: game id -> module of this package whose VARIANTS holds it, in the order `carpet games` lists them
-WHERE: dict[str, str] = {
-    "kovrik": "grid",
-    "kovrik-hard": "grid",
-    "kovrik-shuffle": "grid",
-    "kovrik-shuffle-2": "grid",
-    "montana": "montana",
-    "spaces": "montana",
-    "station": "montana",
-    "free-parking": "montana",
-    "blue-moon": "montana",
-    "red-moon": "montana",
-    "galary": "montana",
-    "jungle": "montana",
-    "spaces-and-aces": "montana",
-    "carpet": "carpet",
-    "carpet-auto": "carpet",
-    "carpet-foster": "carpet",
-    "crazy-quilt": "quilt",
-    "indian-carpet": "quilt",
-    "persian-carpet": "quilt",
-}
-
 
 class _Games(Mapping):
     """``{game id: Variant}``, loading each family's module on first use."""
@@ -46,20 +21,20 @@ class _Games(Mapping):
     def __getitem__(self, game_id: str) -> Variant:
         variant = self._loaded.get(game_id)
         if variant is None:
-            module = import_module(f".{WHERE[game_id]}", __package__)  # KeyError for an unknown id
+            module = FAMILY_OF[game_id].games[game_id]()  # KeyError for an unknown id
             for v in module.VARIANTS:
                 self._loaded[v.id] = v
             variant = self._loaded[game_id]
         return variant
 
     def __iter__(self) -> Iterator[str]:
-        return iter(WHERE)
+        return iter(FAMILY_OF)
 
     def __len__(self) -> int:
-        return len(WHERE)
+        return len(FAMILY_OF)
 
     def __contains__(self, game_id: object) -> bool:
-        return game_id in WHERE
+        return game_id in FAMILY_OF
 
 
 GAMES: Mapping[str, Variant] = _Games()

@@ -17,11 +17,12 @@ alone; a test can add a player of its own.  No clock here: the runner times each
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import import_module
 from typing import Callable, NamedTuple
 
 from .errors import CarpetError
+from .families import FAMILIES
 from .game import FIRST_ACTION, WON
 from .session import Session
 
@@ -55,13 +56,12 @@ class Player:
     summary: str
     #: whether it takes a node budget (--nodes)
     budget: bool = False
-    #: deals per chunk, by game family: about a tenth of a second to a second of work each,
-    #: so a chunk outweighs handing it to a process, yet an interruption loses little
-    chunk: dict[str, int] = field(default_factory=dict)
+    #: deals per chunk where the family names no figure for this player
     default_chunk: int = 1
 
     def chunk_for(self, family: str) -> int:
-        return self.chunk.get(family, self.default_chunk)
+        """Deals per chunk for this player in a game of ``family`` (core/families.py, ``Family.chunks``)."""
+        return FAMILIES[family].chunks.get(self.name, self.default_chunk)
 
     def function(self) -> Callable[[Session, "int | None"], Played]:
         module, _, name = self.target.partition(":")
@@ -119,10 +119,7 @@ def solve(session: Session, budget: int | None = None) -> Played:
 
 #: name -> player, in the order --help lists them
 PLAYERS: dict[str, Player] = {
-    "simple": Player("simple", f"{__name__}:simple", "the built-in simple player (autoplay)",
-                     chunk={"carpet": 400, "grid": 200, "quilt": 2}),
-    "hint": Player("hint", f"{__name__}:hint", "follows the hint until the game ends",
-                   # small: a hint may search (a solver-backed hint searches at every move)
-                   chunk={"carpet": 25, "grid": 10, "quilt": 1}),
+    "simple": Player("simple", f"{__name__}:simple", "the built-in simple player (autoplay)"),
+    "hint": Player("hint", f"{__name__}:hint", "follows the hint until the game ends"),
     "solve": Player("solve", f"{__name__}:solve", "the solver, --nodes per deal", budget=True),
 }

@@ -1,7 +1,8 @@
 """Positions as text: one line, like chess's FEN (docs/format.md, "Positions as text").
 
-The first field is the game id; the rest is the family's (``grid_position.py``,
-``carpet_position.py``, ``quilt_position.py`` read and print them).  What all families share
+The first field is the game id; the rest is the family's (the module its record in
+core/families.py names: ``grid_position.py``, ``carpet/position.py``, ``quilt_position.py``
+read and print them).  What all families share
 lives here: splitting a line into fields, reading a run of cards as people type them,
 counting the cards of a position (each once, or twice in the two-deck games), the
 generator a position names or, where it names none, the one seeded by the position text
@@ -17,7 +18,6 @@ itself (docs/rules.md, its opening), and the two objects the rest of the program
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Callable, Iterable
 
 from .cards import CODES, RANKS, SUITS
@@ -29,7 +29,6 @@ UNSEEN = -2  #: ``??``: a face-down card the player has not seen
 NONE = "-"  #: an empty pile, stock or waste, written alone (``s:-``)
 NUMBERING = "position"  #: a log header's numbering for a game started from a position (docs/format.md)
 
-_FAMILY_MODULES = {"grid": "grid_position", "carpet": "carpet_position", "quilt": "quilt_position"}
 _SUIT_OF = {letter: s for s, letter in enumerate(SUITS)} | {
     "♣": 0, "♠": 1, "♥": 2, "♦": 3, "♧": 0, "♤": 1, "♡": 2, "♢": 3}
 _COUNT_WORDS = {2: "twice", 3: "three times", 4: "four times"}
@@ -107,7 +106,9 @@ class Start:
 
 # --- reading and printing, by family ---------------------------------------------------------
 def _family(variant: Variant):
-    return import_module(f".{_FAMILY_MODULES[variant.family]}", __package__)
+    from .families import FAMILIES
+
+    return FAMILIES[variant.family].positions()
 
 
 def write(state: State) -> str:

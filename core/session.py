@@ -237,4 +237,36 @@ class Session:
         return session
 
 
-__all__ = ["CLOCK_LIMIT", "Events", "Session", "PLAYING", "WON", "LOST"]
+def play_codes(state: State, codes, i: int, end: int, actions, play, undone=None, snaps=None,
+               base: int = 0) -> int:
+    """Play the moves ``codes[i:end]`` (a version-2 log's action codes) on ``state`` by its family's
+    rules, written once: ``play(state, code)`` (the family's codes) plays the action a code names
+    and returns it, or returns a number below FIRST_ACTION having changed nothing where the code
+    names none or the rules refuse it.  Appends each action played to ``actions``; returns the
+    index of the first event not played: a session event (the caller's: hint, undo, restart), one
+    refused (the caller plays it again for the reason), ``end``, or the event after a win.
+    ``undone`` (with ``snaps`` and ``base``): the events a later undo takes back, 1 at their
+    index (formats/replay.py, ``undone``); before each, the position is saved in
+    ``snaps[base + k]``, k the events played so far in this call."""
+    if i >= end or state.status == WON:
+        return i
+    append = actions.append
+    start = i
+    mark = -1 if undone is None else undone.find(1, i, end)
+    for i in range(i, end):
+        code = codes[i]
+        if code <= RESTART:
+            return i
+        if i == mark:
+            snaps[base + i - start] = state.snapshot()
+            mark = undone.find(1, i + 1, end)
+        action = play(state, code)
+        if action < FIRST_ACTION:
+            return i
+        append(action)
+        if state.status == WON:
+            return i + 1
+    return end
+
+
+__all__ = ["CLOCK_LIMIT", "Events", "Session", "play_codes", "PLAYING", "WON", "LOST"]

@@ -49,6 +49,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .families import FAMILIES
 from .game import LOST, PLAYING, WON, State
 from .session import Session, deal_state
 
@@ -57,8 +58,8 @@ from .session import Session, deal_state
 DEFAULT_NODES = 400_000
 #: the budget of one hint: about a quarter of a second of CPU on the development machine
 #: (a grid game's node); a family whose nodes cost much more or less has its own figure
+#: (core/families.py, ``Family.hint_nodes``)
 HINT_NODES = 50_000
-HINT_NODES_BY_FAMILY = {"carpet": 80_000, "quilt": 15_000}
 #: how often the caller's ``stop`` is asked (in nodes)
 STOP_EVERY = 1024
 
@@ -697,7 +698,8 @@ def hint_action(session: Session, nodes: int | None = None) -> int | None:
     if session.status != PLAYING:
         return None
     if nodes is None:
-        nodes = HINT_NODES_BY_FAMILY.get(session.variant.family, HINT_NODES)
+        family = FAMILIES.get(session.variant.family)
+        nodes = HINT_NODES if family is None or family.hint_nodes is None else family.hint_nodes
     state = working_copy(session)
     key = _knowledge(state)[0]
     reached = _attempt_keys(session, state, key)
@@ -752,5 +754,5 @@ def _leads_to_new(state: State, action: int, key, reached: set) -> bool:
         state.restore(start)
 
 
-__all__ = ["solve", "Solution", "hint_action", "HINT_NODES", "HINT_NODES_BY_FAMILY", "DEFAULT_NODES",
+__all__ = ["solve", "Solution", "hint_action", "HINT_NODES", "DEFAULT_NODES",
            "information", "working_copy"]

@@ -8,14 +8,16 @@ code (the last rows are a fallback that carries the action index itself), and ev
 code names one action or none, so a writer never meets an action it cannot store and
 a reader never guesses.
 
-The functions read the position's public lists (``cells``, ``gaps``, ``found``,
-``waste``, ``reserves``); tests/test_codec.py pins every family's round trip.
+The functions read the position's public lists (``cells``, ``gaps``, ``waste``,
+``reserves``); tests/test_codec.py pins every family's round trip.  A family whose rules keep
+their own codes (core/families.py, ``Family.codes``: carpet) is asked for them instead.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
+from carpet.core.families import FAMILIES
 from carpet.core.game import FIRST_ACTION
 
 #: decode result for a code that names no action in this position
@@ -85,59 +87,6 @@ def _grid_decoder(state) -> Callable:
         action = code - 15 - cards * len(gaps) + first_move
         return action if action < count else NO_ACTION  # past the last action: none
     return decode
-
-
-# --- carpet ------------------------------------------------------------------------------
-# 3 + s: the card its foundation of suit s needs, from the carpet (s: 0 clubs, 1 spades,
-# 2 hearts, 3 diamonds); 7: waste top to its foundation; 8: turn; 9 + k: waste top into
-# the k-th empty carpet cell (row-major); 29 + k: stock top into the k-th empty cell;
-# 49 + a: the action index a itself.
-_C_FOUND, _C_WASTE_FOUND, _C_TURN, _C_WASTE_FILL, _C_STOCK_FILL = 3, 23, 24, 25, 45  # core/carpet.py
-_CARPET_CELLS = 20
-
-
-def carpet_code(state, action: int) -> int:
-    if action < _C_WASTE_FOUND:
-        card = state.cells[action - _C_FOUND]
-        if card >= 0 and card % 13 == state.found[card // 13]:
-            return 3 + card // 13
-    elif action == _C_WASTE_FOUND:
-        return 7
-    elif action == _C_TURN:
-        return 8
-    else:
-        base, first = (9, _C_WASTE_FILL) if action < _C_STOCK_FILL else (29, _C_STOCK_FILL)
-        cell = action - first
-        cells = state.cells
-        if cells[cell] < 0:
-            return base + cells[:cell].count(-1)
-    return 49 + action
-
-
-def carpet_action(state, code: int) -> int:
-    if code < 7:
-        s = code - 3
-        count = state.found[s]
-        if 0 < count < 13:
-            try:
-                return _C_FOUND + state.cells.index(s * 13 + count)
-            except ValueError:
-                pass
-        return NO_ACTION
-    if code == 7:
-        return _C_WASTE_FOUND
-    if code == 8:
-        return _C_TURN
-    if code < 49:
-        k, first = (code - 9, _C_WASTE_FILL) if code < 29 else (code - 29, _C_STOCK_FILL)
-        seen = -1
-        for cell, card in enumerate(state.cells):
-            if card < 0:
-                seen += 1
-                if seen == k:
-                    return first + cell
-        return NO_ACTION
-    return code - 49 if 49 + FIRST_ACTION <= code < 49 + state.variant.action_count else NO_ACTION
 
 
 # --- quilt -------------------------------------------------------------------------------
@@ -223,10 +172,10 @@ def _raw(state, value: int) -> int:
     return value
 
 
-#: family -> (action -> code, code -> action); a family not listed stores action indexes
+#: family -> (action -> code, code -> action) for the families whose rules do not keep their own
+#: codes yet (core/families.py, ``Family.codes``: carpet's are in core/carpet/codes.py)
 CODECS: dict[str, tuple[Callable, Callable]] = {
     "grid": (grid_code, grid_action),
-    "carpet": (carpet_code, carpet_action),
     "quilt": (quilt_code, quilt_action),
 }
 #: family -> a maker of its decoder for one replay, where working things out once pays
@@ -234,7 +183,12 @@ _DECODERS = {"grid": _grid_decoder}
 
 
 def codec(family: str) -> tuple[Callable, Callable]:
-    return CODECS.get(family, (_raw, _raw))
+    known = CODECS.get(family)
+    if known is None:  # the family's own codes (loaded with its rules), or action indexes stored as they are
+        own = FAMILIES[family].codes if family in FAMILIES else None
+        codes = None if own is None else own()
+        known = CODECS[family] = (_raw, _raw) if codes is None else (codes.encode, codes.decode)
+    return known
 
 
 def shared_decoder(family: str) -> Callable | None:

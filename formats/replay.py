@@ -15,11 +15,13 @@ only work that cannot change the result:
 - no per-event bookkeeping: the clock of each event is summed from the deltas in bulk
   (for a version-2 binary log only when a reader asks for the readings: verification
   needs their sums alone, :class:`DeltaEvents`);
-- runs of moves given as version-2 action codes are played by the family's bulk replay
-  (core/grid_replay.py, core/carpet_replay.py, core/quilt_replay.py): decoding, the
-  legality checks and the transition written out in one loop, a fast copy of the deal,
-  and the plain ``decode`` and ``apply`` for anything unusual, so that every refusal
-  is the plain rules' own, at the same event.
+- runs of moves given as version-2 action codes are played in bulk: for a family whose
+  rules are written once (carpet, core/carpet/), by the session's loop over its codes and
+  its primitives (core/session.py, ``play_codes``); for grid and quilt by their bulk
+  replays (core/grid_replay.py, core/quilt_replay.py: fast copies of decoding, the
+  legality checks and the transition, and of the deal), and the plain ``decode`` and
+  ``apply`` for anything unusual, so that every refusal is the plain rules' own, at the
+  same event.
 
 docs/format.md ("Replaying") states the same rules; tests/test_replay.py pins the
 result to ``Session.act`` event by event on random games of every variant, and
@@ -36,9 +38,10 @@ from itertools import accumulate
 from typing import Callable
 
 from carpet.core import CarpetError, Session
+from carpet.core.families import FAMILIES
 from carpet.core.game import HINT, PLAYING, RESTART, UNDO, WON, blake2b  # (core.game.position_digest's)
 from carpet.core.numbering import Deal
-from carpet.core.session import Events
+from carpet.core.session import Events, play_codes
 
 from .codec import NO_ACTION, codec, decoder, shared_decoder
 
@@ -306,24 +309,45 @@ def _plain(state, items, decode, actions, variant, full_status, session, kernel,
     return moves, bonus
 
 
-#: family -> the module of its bulk replay: fast copies of decoding, apply and the deal, pinned
-#: to the plain ones by tests/test_fast_replay.py
-_KERNELS = {"grid": "carpet.core.grid_replay", "carpet": "carpet.core.carpet_replay",
-            "quilt": "carpet.core.quilt_replay"}
-_FAST: dict[str, object] = {}  # game id -> its family's bulk-replay module, or None where it has none
+class _RulesOnce:
+    """The bulk replay of a family whose rules are written once: the session's loop
+    (core/session.py, ``play_codes``) over its codes' ``play`` (decode and apply in one), its own
+    deal and position bytes."""
+
+    def __init__(self, play) -> None:
+        self.play = play
+
+    def play_codes(self, state, codes, i: int, end: int, actions, decode, undone=None, snaps=None,
+                   base: int = 0) -> int:
+        return play_codes(state, codes, i, end, actions, self.play, undone, snaps, base)
+
+    play_moves = play_codes
+
+    @staticmethod
+    def dealt(variant, deal):
+        return variant.new_state(deal)
+
+    @staticmethod
+    def position_bytes(state) -> bytes:
+        return state.position_bytes()
+
+
+_FAST: dict[str, object] = {}  # game id -> its family's bulk replay, or None where it has none
 
 
 def _fast(variant):
-    """The family's bulk-replay module where it plays this game, else None."""
+    """The family's bulk replay (core/families.py): the session's loop over its own codes where its
+    rules keep them, else its bulk-replay module where that plays this game, else None."""
     try:
         return _FAST[variant.id]
     except KeyError:
         pass
-    name = _KERNELS.get(variant.family)
+    family = FAMILIES.get(variant.family)
     module = None
-    if name is not None:
-        from importlib import import_module
-        module = import_module(name)
+    if family is not None and family.codes is not None:
+        module = _RulesOnce(family.codes().play)
+    elif family is not None and family.bulk is not None:
+        module = family.bulk()
         if not module.plays(variant):
             module = None
     _FAST[variant.id] = module

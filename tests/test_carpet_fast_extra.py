@@ -1,11 +1,10 @@
-"""The carpet family's bulk replay (core/carpet_replay.py) pinned where tests/test_fast_replay.py
-looks less often: the fast deal over many deals (carpet-foster's own deal among them), ``play_codes``
-called on short runs from positions with gaps and mid-game (where its tight loop builds its own
-forms of the position and writes them back), carpet-foster's two phases, won games played on."""
+"""The carpet family's bulk replay of a log (the session's loop over the codes and the rules written
+once, core/carpet/) pinned to the plain way where tests/test_fast_replay.py looks less often:
+``play_codes`` called on short runs from positions with gaps and mid-game, carpet-foster's two
+phases, won games played on, events given by their action index."""
 
 from __future__ import annotations
 
-import importlib
 import random
 from array import array
 
@@ -15,11 +14,10 @@ from carpet.core import GAMES, Session, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.core.game import PLAYING, WON
 from carpet.formats.codec import decoder
-from carpet.formats.replay import _lean_class
+from carpet.formats.replay import _lean_class, kernel_of
 
 from replaytools import codes_of, plain_codes
 
-fast = importlib.import_module("carpet.core.carpet_replay")
 CARPETS = ["carpet", "carpet-auto", "carpet-foster"]
 
 
@@ -46,37 +44,18 @@ def game(variant, deal, rng, player: bool) -> Session:
     return session
 
 
-def deals(count: int, rng) -> list:
-    texts = [str(n) for n in range(1, count)] + [f"ms{rng.randrange(1, 2**33)}" for _ in range(count // 10)]
-    texts += [str(rng.randrange(32000, 10**20)) for _ in range(count // 20)]
-    return [parse_deal(t) for t in texts]
-
-
-@pytest.mark.parametrize("name", CARPETS)
-def test_the_fast_deal_equals_new_state_over_many_deals(name):
-    variant = GAMES[name]
-    phases = set()
-    for deal in deals(1500, random.Random(name)):
-        plain, dealt = variant.new_state(deal), fast.dealt(variant, deal)
-        assert type(dealt) is type(plain) and fields(dealt) == fields(plain), deal.text
-        assert fast.position_bytes(dealt) == plain.position_bytes()
-        phases.add(plain.phase)
-    assert phases == ({1, 2} if variant.foster else {2})  # carpet-foster's deal ends in either phase
-
-
 def play_both(variant, deal, codes, cuts) -> None:
     """``play_codes`` and the plain way on the same codes, stopping at every cut and past every
     event not played: the same stops, actions and positions each time."""
-    quick, slow = lean(fast.dealt(variant, deal)), lean(variant.new_state(deal))
+    quick, slow = lean(variant.new_state(deal)), lean(variant.new_state(deal))
     got, want = array("I"), array("I")
     i, stops = 0, sorted(set(cuts) | {len(codes)})
     while i < len(codes):
         end = next(c for c in stops if c > i)
-        j = fast.play_codes(quick, codes, i, end, got, decoder(quick))
+        j = kernel_of(variant, True)(quick, codes, i, end, got, decoder(quick))
         k = plain_codes(slow, codes, i, end, want, decoder(slow))
         assert (j, list(got)) == (k, list(want)), f"events {i}..{end}: stopped at {j} instead of {k}"
         assert fields(quick) == fields(slow), f"after events {i}..{j}"
-        assert fast.position_bytes(quick) == slow.position_bytes()
         i = j + 1 if j == i else j
 
 
@@ -109,9 +88,9 @@ def test_a_won_game_stops_after_its_last_move(name):
         won += 1
         codes = codes_of(session)
         more = codes + [8, 7, 3, 4, 5, 6, 9, 29, 60, 0]
-        state = lean(fast.dealt(variant, deal))
+        state = lean(variant.new_state(deal))
         actions = array("I")
-        assert fast.play_codes(state, bytearray(more), 0, len(more), actions, decoder(state)) == len(codes)
+        assert kernel_of(variant, True)(state, bytearray(more), 0, len(more), actions, decoder(state)) == len(codes)
         assert state.status == WON and state.score == session.state.score
         assert list(actions) == [a for a, _ in session.events]
         play_both(variant, deal, more, [len(codes) - 1, len(codes) + 2])
@@ -129,9 +108,9 @@ def test_foster_goes_on_in_the_tight_loop_after_its_first_phase():
         session = Session(variant, deal)
         play_out(session, 5000)
         codes = codes_of(session)
-        state = lean(fast.dealt(variant, deal))
+        state = lean(variant.new_state(deal))
         actions = array("I")
-        assert fast.play_codes(state, bytearray(codes), 0, len(codes), actions, decoder(state)) == len(codes)
+        assert kernel_of(variant, True)(state, bytearray(codes), 0, len(codes), actions, decoder(state)) == len(codes)
         assert list(actions) == [a for a, _ in session.events]
         plain = session.state
         assert (state.cells, state.found, state.waste, state.drawn, state.phase, state.score) == \
@@ -156,36 +135,7 @@ def test_events_played_the_plain_way_mid_run(name):
             mixed = [49 + action if rng.random() < rate else code
                      for code, (action, _) in zip(codes, session.events)]
             play_both(variant, deal, mixed, [])
-            state = lean(fast.dealt(variant, deal))
+            state = lean(variant.new_state(deal))
             actions = array("I")
-            assert fast.play_codes(state, mixed, 0, len(mixed), actions, decoder(state)) == len(mixed)
+            assert kernel_of(variant, True)(state, mixed, 0, len(mixed), actions, decoder(state)) == len(mixed)
             assert list(actions) == [a for a, _ in session.events]
-
-
-@pytest.mark.parametrize("name", CARPETS)
-def test_the_fast_status_is_update_status_in_every_kind_of_position(name):
-    """carpet_replay.update_status (the full status at the end of a bulk replay) decides as
-    CarpetState.update_status does: every position of random and played games, lost ones among
-    them, carpet-foster's first phase, gaps, an empty stock."""
-    variant = GAMES[name]
-    rng = random.Random(f"status {name}")
-    seen = set()
-    for k, deal in enumerate(deals(120, rng)):
-        session = Session(variant, deal)
-        states = [session.state.snapshot()]
-        for _ in range(300):
-            actions = session.legal_actions()
-            if not actions:
-                break
-            session.act(actions[0] if k % 2 else rng.choice(actions), 0)
-            states.append(session.state.snapshot())
-        for snap in states:
-            plain, copy = variant.new_state(deal), variant.new_state(deal)
-            plain.restore(snap)
-            copy.restore(snap)
-            plain.status = copy.status = None
-            plain.update_status()
-            fast.update_status(copy)
-            assert copy.status == plain.status, (name, deal, snap)
-            seen.add(plain.status)
-    assert seen == {"playing", "won", "lost"}

@@ -48,7 +48,7 @@ def needs_distributed():
 @pytest.fixture
 def test_players(monkeypatch):
     """The test-only players of tests/survey_players.py, added to the registry."""
-    monkeypatch.setitem(PLAYERS, "parity", Player("parity", "survey_players:parity", "test", chunk={}, default_chunk=7))
+    monkeypatch.setitem(PLAYERS, "parity", Player("parity", "survey_players:parity", "test", default_chunk=7))
     monkeypatch.setitem(PLAYERS, "whose", Player("whose", "survey_players:whose", "test"))
 
 

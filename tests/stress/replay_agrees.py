@@ -1,7 +1,7 @@
 """A long check of the one replay against the plain session: random games of every game, recorded
 by ``Session.act`` (the plain rules, one event at a time), must read back through
-``formats.check`` (the bulk replays of core/*_replay.py) to the same position, score, moves and
-status.  tests/test_fast_replay.py runs a short version of this in every test run.
+``formats.check`` (the bulk replays: core/*_replay.py, carpet's rules written once) to the same
+position, score, moves and status.  tests/test_fast_replay.py runs a short version of this in every test run.
 
     python tests/stress/replay_agrees.py --games 600     # 600 games a game id, about 35 s
 """

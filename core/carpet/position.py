@@ -14,10 +14,13 @@ the foundations hold (the rules' score is a count of the cards put up).
 
 from __future__ import annotations
 
-from .cards import ACE, CODES
-from .carpet import CELL_NAMES, COLS, EMPTY, PLAYING, ROWS, SUIT_NAMES, CarpetState, CarpetVariant
-from .position import (NONE, UNSEEN, BadPosition, Position, count_cards, fill_unseen, read_cards, read_count,
-                       read_rows, take_fields, write_cards, write_rows)
+from carpet.core.cards import ACE, CODES
+from carpet.core.game import PLAYING
+from carpet.core.position import (NONE, UNSEEN, BadPosition, Position, count_cards, fill_unseen, read_cards,
+                                  read_count, read_rows, take_fields, write_cards, write_rows)
+
+from .rules import CELL_NAMES, COLS, EMPTY, ROWS, SUIT_NAMES, CarpetState
+from .variants import CarpetVariant
 
 
 def write(state: CarpetState) -> str:
@@ -83,7 +86,7 @@ def read(variant: CarpetVariant, cells_text: str, fields: dict[str, str]) -> Pos
         state.waste = list(waste)
         state.phase = phase
         state.score = sum(found) - (0 if foster else 4)
-        state._settle()  # (phase 1 ends by itself where no carpet card can be played; the status)
+        state.settle()  # (phase 1 ends by itself where no carpet card can be played; the status)
         return state
 
     text = write(make(unseen))

@@ -1,0 +1,16 @@
+"""The carpet family (Carpet, Aisleriot's Carpet, Foster's 1914 Carpet), its rules written once.
+
+- rules.py: the position, the deal and the transitions as small primitives (``CarpetState``),
+  what every path plays: a session, the one replay of a log, the solver, the hint, the players;
+- codes.py: the version-2 log's action codes, relative to the position (docs/format.md,
+  "Action codes"), which formats/ asks of the family;
+- variants.py: the three games as entries, their action text and parsing, their rules prose.
+"""
+
+from .rules import (ACTION_COUNT, CELL_NAMES, CELL_TO_FOUNDATION, CELLS, COLS, EMPTY, ROW_NAMES, ROWS,
+                    STOCK_FILL, SUIT_NAMES, TURN, WASTE_FILL, WASTE_TO_FOUNDATION, CarpetState, cell_name)
+from .variants import VARIANTS, CarpetVariant, is_cell, parse_cell
+
+__all__ = ["ACTION_COUNT", "CELL_NAMES", "CELL_TO_FOUNDATION", "CELLS", "COLS", "EMPTY", "ROW_NAMES", "ROWS",
+           "STOCK_FILL", "SUIT_NAMES", "TURN", "WASTE_FILL", "WASTE_TO_FOUNDATION", "CarpetState", "cell_name",
+           "VARIANTS", "CarpetVariant", "is_cell", "parse_cell"]

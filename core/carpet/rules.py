@@ -1,0 +1,469 @@
+"""The carpet family's rules, written once: the position, the deal, and each transition as a
+small primitive that plays its action or refuses it.
+
+Every path runs these: ``Session.act`` (through :meth:`CarpetState.apply`), the one replay of a
+log (formats/replay.py, through :meth:`CarpetState.step` and core/carpet/codes.py), the solver,
+the hint and the survey players.  A primitive (``_up``, ``_waste_up``, ``_turn``,
+``_waste_fill``, ``_stock_fill``) checks its rule and plays it, returning True, or returns False
+having changed nothing; the reason for a refusal is worked out only then (:meth:`why_not`).
+
+The position (docs/rules.md, "Carpet family"): the carpet is 4 rows (a-d) × 5 columns (1-5),
+``cells`` a list of 20 card ids row-major (``row * 5 + column - 1``), EMPTY (-1) for a gap.
+Foundations are kept as a count per suit (PySol order ♣ ♠ ♥ ♦), so the card a foundation
+needs next is ``suit * 13 + count``.  The stock never gets cards back: it is the dealt tuple
+(top first) and the number of cards already drawn from it.  The waste is a list, bottom first.
+
+Actions (numbered from FIRST_ACTION, the same in every position)::
+
+    a1>F .. d5>F   a carpet card to its foundation        CELL_TO_FOUNDATION + cell
+    w>F            the waste top to its foundation         WASTE_TO_FOUNDATION
+    turn           the stock top onto the waste            TURN
+    w>a1 .. w>d5   fill a gap with the waste top           WASTE_FILL + cell
+    s>a1 .. s>d5   fill a gap with the stock top           STOCK_FILL + cell
+
+``carpet-auto`` has no fill actions and ``carpet-foster`` no stock fills: those indexes are
+holes in their index spaces (``CarpetVariant.valid_index``).
+"""
+
+from __future__ import annotations
+
+from array import array
+
+from carpet.core.cards import ACE, SUITS, code
+from carpet.core.errors import IllegalAction
+from carpet.core.game import FIRST_ACTION, LOST, PLAYING, PLUS_ONE, WON, State
+from carpet.core.numbering import Deal, fast_dealing_order
+
+ROWS, COLS = 4, 5
+CELLS = ROWS * COLS
+EMPTY = -1
+ROW_NAMES = "abcd"
+SUIT_NAMES = ("clubs", "spades", "hearts", "diamonds")
+
+CELL_TO_FOUNDATION = FIRST_ACTION  # + cell
+WASTE_TO_FOUNDATION = CELL_TO_FOUNDATION + CELLS
+TURN = WASTE_TO_FOUNDATION + 1
+WASTE_FILL = TURN + 1  # + cell
+STOCK_FILL = WASTE_FILL + CELLS  # + cell
+ACTION_COUNT = STOCK_FILL + CELLS
+
+
+def cell_name(cell: int) -> str:
+    return f"{ROW_NAMES[cell // COLS]}{cell % COLS + 1}"
+
+
+CELL_NAMES = tuple(cell_name(c) for c in range(CELLS))
+_ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops them by bytes.translate
+_SIGNED = array("b")  # copied, then filled: the cells as signed bytes (a gap -1, 255 as a byte)
+
+
+class CarpetState(State):
+    __slots__ = ("cells", "found", "stock", "drawn", "waste", "phase")
+
+    variant: "CarpetVariant"  # noqa: F821 (core/carpet/variants.py)
+
+    def __init__(self, variant, deal: Deal) -> None:
+        order, _ = fast_dealing_order(deal, 52, generator=False)  # no draw after the deal
+        self.variant = variant
+        self.status = PLAYING
+        self.redeals_used = 0
+        self.waste: list[int] = []
+        self.drawn = 0
+        self.score = 0
+        #: 1 while holes refill from the stock by themselves (carpet-foster), else 2
+        self.phase = 2
+        if variant.foster:
+            self.found = [0, 0, 0, 0]
+            self.cells = order[:CELLS]
+            self.stock: tuple[int, ...] = tuple(order[CELLS:])
+            self.phase = 1
+            cells = self.cells
+            for cell in range(CELLS):  # aces dealt to the carpet, row by row (decision)
+                card = cells[cell]
+                if card % 13 == ACE:
+                    self.found[card // 13] = 1
+                    self.score += 1
+                    self._refill(cell)
+        else:
+            rest = bytes(order).translate(None, _ACES)  # the four aces start the foundations
+            self.found = [1, 1, 1, 1]
+            self.cells = list(rest[:CELLS])
+            self.stock = tuple(rest[CELLS:])
+        self.settle()
+
+    def settle(self) -> None:
+        """After the deal (or a position given as text): carpet-foster's phase 2 at once where no
+        carpet card fits, and the status."""
+        if self.phase == 1 and not self._carpet_can_play():
+            self.phase = 2
+        self.update_status()
+
+    # --- what the rules ask of a position ------------------------------------------
+    def fits(self, card: int) -> bool:
+        """Whether ``card`` goes on its foundation now (aces are never played by hand)."""
+        count = self.found[card // 13]
+        return count > 0 and card % 13 == count
+
+    def _needed(self) -> tuple[int, int, int, int]:
+        """The card each foundation takes next, ``suit * 13 + count``.  Where a foundation is not
+        started (count 0) that is its ace, and where it is finished (13) the next suit's ace (or
+        52): no ace ever lies on the carpet or in the waste (the deal, the refills and the turn put
+        them up), so such a card is never found there and needs no test of its own."""
+        a, b, c, d = self.found
+        return a, b + 13, c + 26, d + 39
+
+    def playable_cells(self) -> list[int]:
+        """Carpet cells whose card fits its foundation, row-major."""
+        cells = self.cells
+        a, b, c, d = self._needed()
+        playable = []  # (four tests written out: the solver asks this of every position)
+        if a in cells:
+            playable.append(cells.index(a))
+        if b in cells:
+            playable.append(cells.index(b))
+        if c in cells:
+            playable.append(cells.index(c))
+        if d in cells:
+            playable.append(cells.index(d))
+        if len(playable) > 1:
+            playable.sort()
+        return playable
+
+    def _carpet_can_play(self) -> bool:
+        cells = self.cells
+        a, b, c, d = self._needed()
+        return a in cells or b in cells or c in cells or d in cells
+
+    @property
+    def stock_left(self) -> int:
+        return len(self.stock) - self.drawn
+
+    # --- the transitions ------------------------------------------------------------
+    # Each checks its whole rule (the variant's and the phase's included), plays it, brings the
+    # status up to date and returns True; or returns False having changed nothing.  apply (by
+    # action) and codes.play (by log code) only choose which one to call.  In carpet-foster's
+    # phase 1 the waste is empty (nothing is turned before phase 2), so only _turn needs the
+    # phase's own test: the waste's primitives refuse by theirs, and a stock fill is not foster's.
+    def _up(self, cell: int) -> bool:
+        """a1>F: the carpet card at ``cell`` to its foundation if it fits; its cell then refills
+        as the variant says (carpet-auto from the waste top, else the stock top; carpet-foster's
+        phase 1 from the stock, phase 2 starting once no carpet card can go up) or stays a gap."""
+        cells = self.cells
+        card = cells[cell]
+        if card < 0 or not self.fits(card):
+            return False
+        self.found[card // 13] += 1
+        self.score += 1
+        if self.variant.auto_fill:
+            if self.waste:
+                cells[cell] = self.waste.pop()
+            elif self.drawn < len(self.stock):
+                cells[cell] = self.stock[self.drawn]
+                self.drawn += 1
+            else:
+                cells[cell] = EMPTY
+        elif self.phase == 1:
+            self._refill(cell)
+            if not self._carpet_can_play():
+                self.phase = 2
+        else:
+            cells[cell] = EMPTY
+        self.update_status()
+        return True
+
+    def _refill(self, cell: int) -> None:
+        """carpet-foster, phase 1 (and its deal): the stock top fills the hole; an ace turned up
+        on the way goes to its foundation and the next card is taken."""
+        stock, drawn = self.stock, self.drawn
+        self.cells[cell] = EMPTY
+        while drawn < len(stock):
+            card = stock[drawn]
+            drawn += 1
+            if card % 13 == ACE:
+                self.found[card // 13] = 1
+                self.score += 1
+            else:
+                self.cells[cell] = card
+                break
+        self.drawn = drawn
+
+    def _waste_up(self) -> bool:
+        """w>F: the waste top to its foundation if it fits."""
+        waste = self.waste
+        if not waste:
+            return False
+        card = waste[-1]
+        if not self.fits(card):
+            return False
+        waste.pop()
+        self.found[card // 13] += 1
+        self.score += 1
+        self.update_status()
+        return True
+
+    def _turn(self) -> bool:
+        """turn (phase 2): the stock top onto the waste; an ace (only carpet-foster deals them
+        into the stock) to its foundation."""
+        drawn = self.drawn
+        if drawn >= len(self.stock) or self.phase == 1:
+            return False
+        card = self.stock[drawn]
+        self.drawn = drawn + 1
+        if card % 13 == ACE:
+            self.found[card // 13] = 1
+            self.score += 1
+        else:
+            self.waste.append(card)
+        self.update_status()
+        return True
+
+    def _waste_fill(self, cell: int) -> bool:
+        """w>a1: the waste top into a gap (not in carpet-auto, whose gaps fill by themselves)."""
+        if self.cells[cell] != EMPTY or not self.waste or not self.variant.player_fills:
+            return False
+        self.cells[cell] = self.waste.pop()
+        self.update_status()
+        return True
+
+    def _stock_fill(self, cell: int) -> bool:
+        """s>a1 (carpet only): the stock top into a gap, only while the waste is empty."""
+        if self.cells[cell] != EMPTY or self.waste or self.drawn >= len(self.stock) or not self.variant.stock_fills:
+            return False
+        self.cells[cell] = self.stock[self.drawn]
+        self.drawn += 1
+        self.update_status()
+        return True
+
+    def apply(self, action: int) -> None:
+        """Play ``action``, or raise IllegalAction (the reason worked out then) having changed nothing."""
+        if action < WASTE_TO_FOUNDATION:
+            done = action >= CELL_TO_FOUNDATION and self._up(action - CELL_TO_FOUNDATION)
+        elif action == TURN:
+            done = self._turn()
+        elif action == WASTE_TO_FOUNDATION:
+            done = self._waste_up()
+        elif action < STOCK_FILL:
+            done = self._waste_fill(action - WASTE_FILL)
+        else:
+            done = action < ACTION_COUNT and self._stock_fill(action - STOCK_FILL)
+        if not done:
+            raise IllegalAction(self.why_not(action))
+
+    def step(self, action: int) -> bool:
+        """:meth:`apply` without the exception: whether ``action`` was played (if not, nothing changed)."""
+        try:
+            self.apply(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def why_not(self, action: int) -> str:
+        """Why ``action`` is refused here (called only on a refusal)."""
+        variant = self.variant
+        if action < WASTE_TO_FOUNDATION:
+            if action < CELL_TO_FOUNDATION:
+                return f"not a {variant.id} action: {action}"
+            cell = action - CELL_TO_FOUNDATION
+            card = self.cells[cell]
+            return f"{cell_name(cell)} is empty" if card == EMPTY else self._no_fit(card)
+        if self.phase == 1 and action < ACTION_COUNT and variant.valid_index(action):
+            return ("phase 1: the only action is a carpet card to its foundation"
+                    " (the stock is turned once no carpet card can be played)")
+        if action == WASTE_TO_FOUNDATION:
+            return "the waste is empty" if not self.waste else self._no_fit(self.waste[-1])
+        if action == TURN:
+            return "the stock is empty (it is gone through once)"
+        if action < STOCK_FILL:
+            if not variant.player_fills:
+                return f"not a {variant.id} action: {action} (gaps fill by themselves)"
+            cell = action - WASTE_FILL
+            if self.cells[cell] != EMPTY:
+                return f"{cell_name(cell)} is not empty"
+            return "the waste is empty" + (", fill from the stock: s>" + cell_name(cell)
+                                           if variant.stock_fills and self.stock_left else "")
+        if action < ACTION_COUNT and variant.stock_fills:
+            cell = action - STOCK_FILL
+            if self.cells[cell] != EMPTY:
+                return f"{cell_name(cell)} is not empty"
+            if self.waste:
+                return f"the waste is not empty: a gap takes the waste top (w>{cell_name(cell)})"
+            return "the stock is empty"
+        return f"not a {variant.id} action: {action}"
+
+    def _no_fit(self, card: int) -> str:
+        s = card // 13
+        count = self.found[s]
+        if count == 0:
+            return f"{code(card)} cannot go up: there is no {SUIT_NAMES[s]} foundation yet"
+        return f"{code(card)} does not fit: the {SUIT_NAMES[s]} foundation needs {code(s * 13 + count)}"
+
+    # --- status ---------------------------------------------------------------------
+    def _has_action(self) -> bool:
+        if self.drawn < len(self.stock) and self.phase == 2:
+            return True  # turn (and in carpet a stock fill may be legal too)
+        waste = self.waste
+        if waste:
+            if self.fits(waste[-1]):
+                return True
+            if self.variant.player_fills and EMPTY in self.cells:
+                return True
+        return self._carpet_can_play()
+
+    def update_status(self) -> None:
+        found = self.found
+        if found[0] + found[1] + found[2] + found[3] == 52:
+            self.status = WON
+        elif (self.phase == 2 and self.drawn < len(self.stock)) or self._has_action():  # (its commonest case first)
+            self.status = PLAYING
+        else:
+            self.status = LOST
+
+    def update_won(self) -> None:
+        found = self.found
+        self.status = WON if found[0] + found[1] + found[2] + found[3] == 52 else PLAYING
+
+    # --- what every path reads ------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        if self.status == WON:
+            return []
+        actions = [CELL_TO_FOUNDATION + cell for cell in self.playable_cells()]
+        if self.phase == 1:
+            return actions
+        waste = self.waste
+        if waste and self.fits(waste[-1]):
+            actions.append(WASTE_TO_FOUNDATION)
+        if self.drawn < len(self.stock):
+            actions.append(TURN)
+        variant = self.variant
+        if variant.player_fills and EMPTY in self.cells:
+            gaps = [cell for cell, card in enumerate(self.cells) if card == EMPTY]
+            if waste:
+                actions.extend(WASTE_FILL + gap for gap in gaps)
+            elif variant.stock_fills and self.drawn < len(self.stock):
+                actions.extend(STOCK_FILL + gap for gap in gaps)
+        return actions
+
+    def snapshot(self) -> tuple:
+        return (tuple(self.cells), tuple(self.found), self.stock, self.drawn, tuple(self.waste),
+                self.phase, self.score, self.status)
+
+    def restore(self, snap: tuple) -> None:
+        cells, found, self.stock, self.drawn, waste, self.phase, self.score, self.status = snap
+        self.cells = list(cells)
+        self.found = list(found)
+        self.waste = list(waste)
+
+    def foundation_top(self, suit: int) -> int | None:
+        count = self.found[suit]
+        return suit * 13 + count - 1 if count else None
+
+    def layout(self) -> dict:
+        foundations = {}
+        for s, letter in enumerate(SUITS):
+            top = self.foundation_top(s)
+            foundations[letter] = None if top is None else code(top)
+        return {
+            "foundations": foundations,
+            "carpet": [[None if c == EMPTY else code(c) for c in self.cells[r * COLS:(r + 1) * COLS]]
+                       for r in range(ROWS)],
+            "stock": [code(c) for c in self.stock[self.drawn:]],
+            "waste": [code(c) for c in self.waste],
+        }
+
+    def position_bytes(self) -> bytes:
+        """The carpet's cells as id + 1 (a gap 0: signed bytes translated), the foundations, the
+        phase, the stock left and the waste, each with its length."""
+        cells = _SIGNED[:]
+        cells.fromlist(self.cells)
+        waste = self.waste
+        stock = bytes(self.stock[self.drawn:])
+        return b"".join((cells.tobytes().translate(PLUS_ONE), bytes((*self.found, self.phase, len(stock))), stock,
+                         bytes((len(waste), *waste))))
+
+    def all_cards(self) -> list[int]:
+        cards = [c for c in self.cells if c != EMPTY]
+        for s, count in enumerate(self.found):
+            cards.extend(range(s * 13, s * 13 + count))
+        cards.extend(self.stock[self.drawn:])
+        cards.extend(self.waste)
+        return cards
+
+    def auto_action(self) -> int | None:
+        """The simple player's action (core/autoplay.py): a card to its foundation when one fits
+        (the first cell row-major, then the waste top), else the waste top into the first gap, else
+        turn the stock (only what the variant allows); None when the game is over.  A stock fill is
+        never needed: turning comes first, and with the stock empty there is nothing to fill from."""
+        if self.status != PLAYING:
+            return None
+        playable = self.playable_cells()
+        if playable:
+            return CELL_TO_FOUNDATION + playable[0]
+        if self.phase == 1:
+            return None
+        waste = self.waste
+        if waste and self.fits(waste[-1]):
+            return WASTE_TO_FOUNDATION
+        if waste and EMPTY in self.cells and self.variant.player_fills:
+            return WASTE_FILL + self.cells.index(EMPTY)
+        if self.drawn < len(self.stock):
+            return TURN
+        return None
+
+    # --- what a solver may use (core/game.py, "What a solver may use") --------------
+    #: every win scores the same, so a safe action never costs a win any score
+    safe_keeps_score = True
+
+    def search_key(self) -> bytes:
+        # No rule looks at a cell's place, and the carpet holds exactly the cards that are
+        # neither on the foundations, nor in the stock, nor in the waste: the foundations,
+        # the cards drawn, the waste and the phase are the whole position.
+        return bytes((*self.found, self.drawn, self.phase, *self.waste))
+
+    def safe_action(self) -> int | None:
+        """A card to its foundation, where that can never spoil a win.
+
+        In carpet and carpet-foster nothing is built on a carpet or waste card and a gap
+        need never be filled, so a card that goes up leaves every other action open
+        (carpet-foster's phase 1 plays also commute: its end is the same whatever order
+        they come in).  In carpet-auto a play pulls the waste top into its cell and which
+        card to pull is a choice, so no play is safe there while anything can be pulled.
+        """
+        if self.variant.auto_fill and (self.waste or self.drawn < len(self.stock)):
+            return None
+        playable = self.playable_cells()
+        if playable:
+            return CELL_TO_FOUNDATION + playable[0]  # the first row-major
+        if self.phase == 2 and self.waste and self.fits(self.waste[-1]):
+            return WASTE_TO_FOUNDATION
+        return None
+
+    def search_actions(self) -> list[int]:
+        """The actions worth trying, most promising first.
+
+        Left out: all fills but one (every gap is the same, the key ignores cell places)
+        and a fill from the stock (turning and then filling from the waste reaches the
+        same position).
+        """
+        if self.status != PLAYING:
+            return []
+        playable = self.playable_cells()
+        actions = [CELL_TO_FOUNDATION + cell for cell in playable] if playable else []
+        if self.phase == 1:
+            return actions
+        waste = self.waste
+        if waste:
+            if self.fits(waste[-1]):
+                actions.insert(0, WASTE_TO_FOUNDATION)
+            cells = self.cells
+            if EMPTY in cells and self.variant.player_fills:
+                actions.append(WASTE_FILL + cells.index(EMPTY))
+        if self.drawn < len(self.stock):
+            actions.append(TURN)
+        return actions
+
+    def progress(self) -> int:
+        return sum(self.found)
+
+    def win_score_bound(self, moves: int) -> int:
+        # every win puts the same cards up: its score is fixed
+        return 52 if self.variant.foster else 48

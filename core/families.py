@@ -1,0 +1,115 @@
+"""The one registry of game families: one record per family, which every layer asks.
+
+A family's record says which games it holds and where their rules are, where its log codes
+are kept, how the one replay plays its logs in bulk, what its simple player is, the hint's
+budget, the survey's chunk sizes and the module that draws its board (cli/).  Modules are
+loaded by functions, so that a family is imported only when one of its games is used, and
+nothing is found by a module name in a string except what the survey's forkserver preloads
+(its API takes names).  A new family is one record here; a new variant of a family is one
+entry in its package.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Callable
+
+
+@dataclass(frozen=True, eq=False)
+class Family:
+    name: str
+    #: game id -> the function that loads the module whose VARIANTS holds it (`carpet games` order)
+    games: dict[str, Callable[[], ModuleType]]
+    #: the module of cli/ that draws its board (render(state), legend())
+    renderer: str
+    #: the module of its log codes, where its rules keep them (encode, decode, and play: decode and
+    #: apply in one, which the one replay's loop runs); None: formats/codec.py's own table
+    codes: Callable[[], ModuleType] | None = None
+    #: the module that prints and reads its positions as text (write, read: docs/format.md,
+    #: "Positions as text"), which core/position.py asks
+    positions: Callable[[], ModuleType] | None = None
+    #: its bulk replay of a log's codes where it keeps a fast copy of its rules (grid, quilt), else None
+    bulk: Callable[[], ModuleType] | None = None
+    #: the hint's node budget (None: the solver's HINT_NODES)
+    hint_nodes: int | None = None
+    #: deals a survey hands out at a time, by player (core/players.py): about a tenth of a second to
+    #: a second of work each, so a chunk outweighs handing it to a process, yet an interruption
+    #: loses little; a player not named takes its own default (the hint's chunks are small: a hint may search at
+    #: every move)
+    chunks: dict[str, int] = field(default_factory=dict)
+    #: the modules a survey's worker processes load before their first deal (names: forkserver's API)
+    preload: tuple[str, ...] = ()
+
+
+def _grid() -> ModuleType:
+    from . import grid
+    return grid
+
+
+def _montana() -> ModuleType:
+    from . import montana
+    return montana
+
+
+def _grid_replay() -> ModuleType:
+    from . import grid_replay
+    return grid_replay
+
+
+def _carpet() -> ModuleType:
+    from . import carpet
+    return carpet
+
+
+def _carpet_codes() -> ModuleType:
+    from .carpet import codes
+    return codes
+
+
+def _grid_positions() -> ModuleType:
+    from . import grid_position
+    return grid_position
+
+
+def _carpet_positions() -> ModuleType:
+    from .carpet import position
+    return position
+
+
+def _quilt_positions() -> ModuleType:
+    from . import quilt_position
+    return quilt_position
+
+
+def _quilt() -> ModuleType:
+    from . import quilt
+    return quilt
+
+
+def _quilt_replay() -> ModuleType:
+    from . import quilt_replay
+    return quilt_replay
+
+
+_KOVRIK = ("kovrik", "kovrik-hard", "kovrik-shuffle", "kovrik-shuffle-2")
+_MONTANA = ("montana", "spaces", "station", "free-parking", "blue-moon", "red-moon", "galary", "jungle",
+            "spaces-and-aces")
+
+FAMILIES: dict[str, Family] = {family.name: family for family in (
+    Family("grid", {**{game: _grid for game in _KOVRIK}, **{game: _montana for game in _MONTANA}},
+           renderer="draw_grid", positions=_grid_positions, bulk=_grid_replay,
+           chunks={"simple": 200, "hint": 10},
+           preload=("carpet.core.grid", "carpet.core.montana")),
+    Family("carpet", {game: _carpet for game in ("carpet", "carpet-auto", "carpet-foster")},
+           renderer="draw_carpet", positions=_carpet_positions, codes=_carpet_codes, hint_nodes=80_000,
+           chunks={"simple": 400, "hint": 25},
+           preload=("carpet.core.carpet",)),
+    Family("quilt", {game: _quilt for game in ("crazy-quilt", "indian-carpet", "persian-carpet")},
+           renderer="draw_quilt", positions=_quilt_positions, bulk=_quilt_replay, hint_nodes=15_000,
+           chunks={"simple": 2, "hint": 1},
+           preload=("carpet.core.quilt",)),
+)}
+
+#: game id -> its family, in the order `carpet games` lists them
+FAMILY_OF: dict[str, Family] = {game: family for family in FAMILIES.values() for game in family.games}
