@@ -36,8 +36,9 @@ def verify_(files: Annotated[list[Path], typer.Argument(help="Recorded games to 
                                  score=session.score, game=session.variant.id, deal=session.deal.text,
                                  version=log.header.version)
             if not as_json:
+                unsealed = "" if log.sealed else "; unsealed, written by hand (`carpet import` seals it)"
                 print(f"ok   {path}: {session.variant.id} {session.deal.text}, {entry.events} events, "
-                      f"{session.status}, score {session.score}, {session.moves} moves")
+                      f"{session.status}, score {session.score}, {session.moves} moves{unsealed}")
         results.append(entry)
     if as_json:
         print_json(Verify(results=results))
