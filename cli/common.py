@@ -38,8 +38,8 @@ GameId = Annotated[str, typer.Argument(help="A game id: see `carpet games`.", sh
 Quiet = Annotated[bool, typer.Option("-q", "--quiet", help="Do not draw the position afterwards.")]
 Force = Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")]
 SvgFile = Annotated[Optional[Path], typer.Option("--svg", metavar="FILE", show_default=False,
-                                                 help="Write the position as an SVG picture to FILE, replacing it "
-                                                      "(- for stdout), instead of drawing it.")]
+                                                 help="Write the position as an SVG picture to FILE (a new file, "
+                                                      "or --force; - for stdout), instead of drawing it.")]
 
 
 # --- output ----------------------------------------------------------------------------
@@ -94,18 +94,20 @@ def draw(session: Session, caption: str | None = None) -> None:
     console().print(position(session, caption))
 
 
-def report(session: Session, as_json: bool, svg: Path | None = None, note: str = "", **extra) -> None:
+def report(session: Session, as_json: bool, svg: Path | None = None, note: str = "", force: bool = False,
+           **extra) -> None:
     """The position: as the JSON document of docs/format.md, or drawn (on the terminal, or as SVG to ``svg``)."""
     if svg is not None:
-        write_svg(svg, session, note)
+        write_svg(svg, session, note, force)
     if as_json:
         print_json(position_document(session, **extra))
     elif svg is None:
         draw(session)
 
 
-def write_svg(path: Path, session: Session, note: str = "") -> None:
-    """The position as an SVG picture, written whole or not at all (``-``: stdout)."""
+def write_svg(path: Path, session: Session, note: str = "", force: bool = False) -> None:
+    """The position as an SVG picture, written whole or not at all, over a file only with ``force`` (``-``:
+    stdout)."""
     from carpet.formats.files import write_atomic
     from carpet.formats.svg import position_svg
 
@@ -115,7 +117,8 @@ def write_svg(path: Path, session: Session, note: str = "") -> None:
         sys.stdout.flush()
         return
     try:
-        write_atomic(path, data)
+        with writing(f"{path} was written"):
+            write_atomic(path, data, overwrite=force)
     except CarpetError as exc:
         raise fail(path, exc) from None
     say(f"wrote {path} ({len(data)} bytes)")

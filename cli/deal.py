@@ -9,17 +9,18 @@ from carpet.core import Session
 from carpet.formats import new_header, record
 
 from . import clock
-from .common import TOOL, Force, GameId, JsonFlag, SvgFile, game_and_deal, guard, report, say, write_new
+from .common import TOOL, Force, GameId, JsonFlag, Quiet, SvgFile, game_and_deal, guard, report, say, write_new
 
 
 def deal(game: GameId,
          number: Annotated[str, typer.Argument(help="Deal number: N or msN, as in PySolFC.", show_default=False)],
          as_json: JsonFlag = False,
-         svg: SvgFile = None) -> None:
+         svg: SvgFile = None,
+         force: Force = False) -> None:
     """Show the starting layout of a deal."""
     def run():
         variant, deal_ = game_and_deal(game, number)
-        report(Session(variant, deal_), as_json, svg, note="the deal")
+        report(Session(variant, deal_), as_json, svg, note="the deal", force=force)
     guard(run)
 
 
@@ -30,7 +31,8 @@ def new(game: GameId,
                                                        "GAME-DEAL.carpet here; .json for JSON, .txt for text).",
                                                        show_default=False)] = None,
         force: Force = False,
-        as_json: JsonFlag = False) -> None:
+        as_json: JsonFlag = False,
+        quiet: Quiet = False) -> None:
     """Start a recorded game, in GAME-DEAL.carpet here unless -o names the file."""
     def run():
         variant, deal_ = game_and_deal(game, number if number is not None else clock.fresh_deal_number())
@@ -38,9 +40,11 @@ def new(game: GameId,
         path = output if output is not None else Path(f"{variant.id}-{deal_.text}.carpet")
         write_new(path, record(session, new_header(session, created=clock.now_iso(), tool=TOOL)), force)
         note = f"new {variant.id} game, deal {deal_.both_forms}, log {path}"
-        if as_json:
+        if as_json or quiet:
             say(note)
-        else:
+        if as_json:
+            report(session, as_json, file=str(path))
+        elif not quiet:
             print(note)
-        report(session, as_json, file=str(path))
+            report(session, as_json, file=str(path))
     guard(run)

@@ -8,14 +8,15 @@ import typer
 from carpet.core import Session, get_game, parse_deal
 from carpet.formats import position_document, replay
 
-from .common import (UNUSABLE, Failure, JsonFlag, LogFile, SvgFile, console, guard, load, print_json, report, say,
+from .common import (UNUSABLE, Failure, Force, JsonFlag, LogFile, SvgFile, console, guard, load, print_json, report, say,
                      seconds)
 
 
 def show(file: LogFile,
          at: Annotated[Optional[int], typer.Option("--at", min=0, help="The position after event N (0 = the deal).")] = None,
          as_json: JsonFlag = False,
-         svg: SvgFile = None) -> None:
+         svg: SvgFile = None,
+         force: Force = False) -> None:
     """The position now (or after event N): score, moves, redeals left, clock, status."""
     def run():
         log, session = load(file)
@@ -23,7 +24,7 @@ def show(file: LogFile,
             if at > len(log.events):
                 raise Failure(f"carpet: {file}: --at {at}: the log has only {len(log.events)} events", UNUSABLE)
             session = replay(log, at)
-        report(session, as_json, svg, note=event_note(session, len(log.events)))
+        report(session, as_json, svg, note=event_note(session, len(log.events)), force=force)
     guard(run)
 
 

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import UNUSABLE, Failure, JsonFlag, guard, print_json, say
+from .common import UNUSABLE, Failure, Force, JsonFlag, check_output, guard, print_json, say, writing
 
 #: seconds to wait for a Dask scheduler (and its first worker) to answer, by default
 DASK_TIMEOUT = 5.0
@@ -50,8 +50,9 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
            summary: Annotated[bool, typer.Option(
                "--summary", help="Read results files (concatenations too) and print their summary.")] = False,
            html: Annotated[Optional[Path], typer.Option(
-               "--html", help="Also write the summary as a self-contained HTML page with charts.",
-               show_default=False)] = None,
+               "--html", help="Also write the summary as a self-contained HTML page with charts (a new file, "
+               "or --force).", show_default=False)] = None,
+           force: Force = False,
            as_json: JsonFlag = False) -> None:
     """Win rate of a player over a range of deals, with its 95 % interval, on every core.
 
@@ -60,6 +61,8 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
     carpet survey --summary a.jsonl b.jsonl --json.
     """
     def run():
+        if html is not None:  # refused now (exists, a pipe, a directory...), not after the survey's work
+            check_output(html, force)
         if summary:
             given = [name for name, value in (("--deals", deals), ("--nodes", nodes), ("--jobs", jobs),
                                               ("--out", out), ("--resume", resume), ("--dask", dask),
@@ -81,7 +84,7 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
             tally, identity = run_survey(args[0], deals, player=player, nodes=nodes, jobs=jobs, out=out,
                                          resume=resume, dask=dask, chunk=chunk,
                                          dask_timeout=dask_timeout)
-        show(tally, identity, as_json=as_json, html=html)
+        show(tally, identity, as_json=as_json, html=html, force=force)
     guard(run)
 
 
@@ -336,17 +339,21 @@ def summarise(paths: list[Path]):
 
 
 # --- showing ------------------------------------------------------------------------------
-def show(tally, identity, *, as_json: bool, html: Path | None) -> None:
+def show(tally, identity, *, as_json: bool, html: Path | None, force: bool = False) -> None:
     from carpet.formats.survey import survey_document
 
     doc = survey_document(tally, *identity)
-    if html is not None:
+    if html is not None:  # under the log's file rules: whole or not at all, a regular file, no overwrite
+        from carpet.core import CarpetError
+        from carpet.formats.files import write_atomic
+
         from .survey_html import page
 
         try:
-            html.write_text(page(doc, tally), encoding="utf-8")
-        except OSError as exc:
-            raise Failure(f"carpet survey: {html}: cannot write: {exc.strerror}", UNUSABLE) from None
+            with writing(f"{html} was written"):
+                write_atomic(html, page(doc, tally).encode("utf-8"), overwrite=force)
+        except CarpetError as exc:
+            raise Failure(f"carpet survey: {html}: {exc}", UNUSABLE) from None
     if as_json:
         print_json(doc)
     else:

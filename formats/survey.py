@@ -150,14 +150,13 @@ class Reading:
 def read_results(path: Path, reading: Reading | None = None) -> Iterator[DealResult]:
     """Every result in the file, in file order; ``reading`` (when given) learns of torn lines."""
     reading = reading if reading is not None else Reading(path)
-    try:
-        f = open(path, "rb")
-    except FileNotFoundError:
-        raise ResultsError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ResultsError(f"{path}: is a directory, not a results file") from None
-    except OSError as exc:
-        raise ResultsError(f"{path}: cannot read: {exc.strerror}") from None
+    from .files import open_regular
+    from .log import LogError
+
+    try:  # a regular file only: a named pipe would hang the read, a device never end
+        f = open(open_regular(path), "rb")
+    except LogError as exc:
+        raise ResultsError(f"{path}: {str(exc).replace('not a log file', 'not a results file')}") from None
     with f:
         offset = 0
         for number, raw in enumerate(f, 1):
@@ -210,12 +209,13 @@ class ResultsWriter:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        try:
-            self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        except IsADirectoryError:
-            raise ResultsError(f"{path}: is a directory") from None
-        except OSError as exc:
-            raise ResultsError(f"{path}: cannot write: {exc.strerror}") from None
+        from .files import open_append
+        from .log import LogError
+
+        try:  # a regular file only (docs/format.md's file rules): never a pipe to hang on, or a device
+            self.fd = open_append(path)
+        except LogError as exc:
+            raise ResultsError(f"{path}: {str(exc).replace('not a log file', 'not a results file')}") from None
         if fcntl is not None:
             try:
                 fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
