@@ -63,10 +63,19 @@ class CarpetGroup(TyperGroup):
         if target is None:
             return None
         module_name, function = target.split(":")
-        module = import_module(f".{module_name}", __package__)
+        try:
+            module = import_module(f".{module_name}", __package__)
+        except KeyboardInterrupt:  # (click would print an empty line first)
+            raise _Interrupted() from None
         single = typer.Typer(add_completion=False, context_settings=CONTEXT)
         single.command(name=name)(getattr(module, function))
         return typer.main.get_command(single)
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:  # while the arguments were read: one line, not click's empty one first
+            raise _Interrupted() from None
 
     def invoke(self, ctx):
         # typer would turn these into a silent exit 130 and an exit 1: say what they mean instead

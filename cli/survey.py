@@ -11,7 +11,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import UNUSABLE, Failure, Force, JsonFlag, check_output, guard, print_json, say, writing
+from .common import UNUSABLE, Failure, Force, JsonFlag, check_output, guard, print_json, say, settle, writing
+from .outcome import interrupts_held
 
 #: seconds to wait for a Dask scheduler (and its first worker) to answer, by default
 DASK_TIMEOUT = 5.0
@@ -173,13 +174,16 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
         tasks = ((variant.id, chosen.target, budget, part) for part in chunks(runs, size))
         game_name, player_name = variant.id, chosen.name
 
-        with _Progress(tally, last - first + 1) as progress:
+        total = last - first + 1
+        with _Progress(tally, total) as progress:
             def finished(rows) -> None:
-                for deal, result, moves, score, actions, spent, seconds in rows:
-                    if writer is not None:
-                        writer.write(DealResult(deal, result, moves, score, actions, spent, seconds,
-                                                game_name, player_name, budget))
-                    tally.add(deal, result, moves, score)
+                with interrupts_held():  # a chunk's lines and their count together: what Ctrl-C says is true
+                    for deal, result, moves, score, actions, spent, seconds in rows:
+                        if writer is not None:
+                            writer.write(DealResult(deal, result, moves, score, actions, spent, seconds,
+                                                    game_name, player_name, budget))
+                        tally.add(deal, result, moves, score)
+                    settle(recorded=_stopped(tally.deals, total, out))
                 progress.update()
 
             try:
@@ -192,11 +196,10 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
                 else:
                     run_pool(tasks, finished, workers, ["carpet.cli.survey_run", "carpet.core.players",
                                                         f"carpet.core.{WHERE[variant.id]}"])
-            except KeyboardInterrupt:
+            except KeyboardInterrupt:  # the root group says it in one line: what settle() last noted
                 progress.stop()
-                where = f"; the results so far are in {out}: add --resume to go on" if out else ""
-                say(f"carpet survey: interrupted after {tally.deals} of {last - first + 1} deals{where}")
-                raise typer.Exit(130) from None
+                settle(recorded=_stopped(tally.deals, total, out))
+                raise
             except ResultsError as exc:
                 raise Failure(f"carpet survey: {exc}", UNUSABLE) from None
             except Exception as exc:
@@ -212,6 +215,13 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
         if client is not None:
             _disconnect(client)
     return tally, identity
+
+
+def _stopped(deals: int, total: int, out: Path | None) -> str:
+    """What an interrupted survey leaves, said truly."""
+    if out is None:
+        return f"the survey stopped after {deals:,} of {total:,} deals; no results file was given (--out), none kept"
+    return f"the survey stopped after {deals:,} of {total:,} deals; their results are in {out}: add --resume to go on"
 
 
 def _budget(chosen, nodes: int | None) -> int | None:
