@@ -9,6 +9,7 @@ from carpet.core import Session
 from carpet.formats import new_header, record
 
 from . import clock
+from .outcome import shown
 from .common import TOOL, Force, GameId, JsonFlag, Quiet, SvgFile, game_and_deal, guard, report, say, write_new
 
 
@@ -39,7 +40,7 @@ def new(game: GameId,
         session = Session(variant, deal_)
         path = output if output is not None else Path(f"{variant.id}-{deal_.text}.carpet")
         write_new(path, record(session, new_header(session, created=clock.now_iso(), tool=TOOL)), force)
-        note = f"new {variant.id} game, deal {deal_.both_forms}, log {path}"
+        note = f"new {variant.id} game, deal {deal_.both_forms}, log {shown(path)}"
         if as_json or quiet:
             say(note)
         if as_json:

@@ -178,8 +178,9 @@ class GameItem(pytest.Item):
 
     def runtest(self) -> None:
         from .explain import check
+        from .outcome import shown
 
-        name = _shown(self.config, self.path)
+        name = shown(_shown(self.config, self.path))  # a name's escape sequences escaped, as every line shown
         try:
             report = check(self.path, name)
         except Exception as exc:  # a bug in carpet: still this game's one failure, never a stray traceback

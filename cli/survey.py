@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from .common import UNUSABLE, Failure, Force, JsonFlag, check_output, guard, print_json, say, settle, writing
-from .outcome import interrupts_held
+from .outcome import interrupts_held, shown
 
 #: seconds to wait for a Dask scheduler (and its first worker) to answer, by default
 DASK_TIMEOUT = 5.0
@@ -98,6 +98,9 @@ def parse_range(text: str) -> tuple[int, int]:
     if not dash:
         last = first
     try:
+        if not (first.strip().isascii() and first.strip().isdigit() and last.strip().isascii()
+                and last.strip().isdigit()):
+            raise ValueError(text)  # (int() would take 1_000, +5, and digits of other scripts)
         a, b = int(first), int(last)
     except ValueError:
         raise Failure(f"carpet survey: --deals {text!r}: use a range of deal numbers like 1-1000",
@@ -381,7 +384,7 @@ def table(doc):
     from carpet.formats.survey import describe
 
     span = f"deal {doc.first}" if doc.first == doc.last else f"deals {doc.first:,}–{doc.last:,}"
-    title = Text(f"{describe(doc.game, doc.player, doc.budget)}: {span}", style="bold")
+    title = Text(shown(f"{describe(doc.game, doc.player, doc.budget)}: {span}"), style="bold")
     t = Table(show_header=True, box=None, pad_edge=False)
     t.add_column("")
     t.add_column("deals", justify="right")

@@ -10,6 +10,7 @@ from carpet.formats.documents import Export, Verify, VerifyResult
 
 from .common import (OK, TOOL, Force, JsonFlag, LogFile, error, fail, form_of, guard, load, print_json, say, settle,
                      write_new)
+from .outcome import shown
 
 
 def verify_(files: Annotated[list[Path], typer.Argument(help="Recorded games to check, in any form.",
@@ -37,7 +38,7 @@ def verify_(files: Annotated[list[Path], typer.Argument(help="Recorded games to 
                                  version=log.header.version)
             if not as_json:
                 unsealed = "" if log.sealed else "; unsealed, written by hand (`carpet import` seals it)"
-                print(f"ok   {path}: {session.variant.id} {session.deal.text}, {entry.events} events, "
+                print(f"ok   {shown(path)}: {session.variant.id} {session.deal.text}, {entry.events} events, "
                       f"{session.status}, score {session.score}, {session.moves} moves{unsealed}")
         results.append(entry)
     if as_json:
