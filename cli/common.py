@@ -212,10 +212,16 @@ def writing(recorded: str):
 
 
 # --- checking options ------------------------------------------------------------------
-def seconds(most: float):
-    """A Typer option callback: a number of seconds from 0 to ``most`` (nan and inf refused)."""
+#: bounds of number options, beyond which a value is a mistake (issue 21: no option means "no limit" by
+#: an absurd value): a node budget of ten thousand million (some days of CPU time), a week of seconds
+MOST_NODES = 10**10
+MOST_SECONDS = 7 * 24 * 3600
+
+
+def seconds(most: float, least: float = 0.0):
+    """A Typer option callback: a number of seconds from ``least`` to ``most`` (nan and inf refused)."""
     def check(value: float | None) -> float | None:
-        if value is not None and not (math.isfinite(value) and 0 <= value <= most):
-            raise typer.BadParameter(f"{value} is not a number of seconds from 0 to {most:g}")
+        if value is not None and not (math.isfinite(value) and least <= value <= most):
+            raise typer.BadParameter(f"{value} is not a number of seconds from {least:g} to {most:g}")
         return value
     return check

@@ -11,11 +11,12 @@ from typing import Annotated, Optional
 import typer
 
 from carpet.core import GAMES, CarpetError, Session
-from carpet.core.solver import DEFAULT_NODES
+from carpet.core.solver import DEFAULT_MEMORY, DEFAULT_NODES
 
 from . import clock
-from .common import (TOOL, UNUSABLE, Failure, Force, JsonFlag, fail, game_and_deal, guard, load,
-                     print_json, say, write_new)
+from .common import (MOST_NODES, MOST_SECONDS, TOOL, UNUSABLE, Failure, Force, JsonFlag, fail, game_and_deal,
+                     guard, load, print_json, say, write_new)
+from .common import seconds as seconds_option
 
 HELP = "\n\n".join((
     "Search a deal, or the position a recorded game has reached, for a win.",
@@ -39,9 +40,13 @@ def solve(target: Annotated[str, typer.Argument(metavar="GAME|FILE",
           number: Annotated[Optional[str], typer.Argument(metavar="[NUMBER]",
                                                           help="The deal number, with a game id.",
                                                           show_default=False)] = None,
-          nodes: Annotated[int, typer.Option("--nodes", min=1,
+          nodes: Annotated[int, typer.Option("--nodes", min=1, max=MOST_NODES,
                                              help="Budget in nodes (actions tried).")] = DEFAULT_NODES,
-          seconds: Annotated[Optional[float], typer.Option("--time", min=0.0, show_default=False,
+          memory: Annotated[int, typer.Option("--memory", min=1, max=1 << 20, metavar="MB",
+                                              help="The most memory the search may hold, in MB; reaching it "
+                                                   "ends the search with \"unknown\".")] = DEFAULT_MEMORY >> 20,
+          seconds: Annotated[Optional[float], typer.Option("--time", callback=seconds_option(MOST_SECONDS),
+                                                           show_default=False,
                                                            help="Also stop after this many seconds of CPU "
                                                                 "time. Machine-dependent: the same deal "
                                                                 "may be decided on one machine and not "
@@ -63,7 +68,7 @@ def solve(target: Annotated[str, typer.Argument(metavar="GAME|FILE",
             stop = lambda: time.process_time() >= deadline  # noqa: E731
         from carpet.core.solver import solve as search
 
-        solution = search(session, nodes=nodes, best=best, stop=stop)
+        solution = search(session, nodes=nodes, best=best, stop=stop, memory=memory << 20)
         spent = time.process_time() - started
         text = session.variant.text
         line = [text(a) for a in solution.line]
@@ -81,9 +86,12 @@ def solve(target: Annotated[str, typer.Argument(metavar="GAME|FILE",
                              line=line, moves=solution.moves, score=solution.score, nodes=solution.nodes,
                              seconds=round(spent, 3), information=solution.information,
                              best=solution.best, file=None if log is None else str(target),
-                             events=len(session.events), output=written))
+                             events=len(session.events), output=written, memory_full=solution.memory_full))
         else:
             _show(session, solution, line, spent, written)
+            if solution.memory_full:
+                say(f"the search stopped at its memory bound ({memory:,} MB, --memory) after "
+                    f"{solution.nodes:,} nodes")
     guard(run)
 
 

@@ -11,11 +11,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import UNUSABLE, Failure, Force, JsonFlag, check_output, guard, print_json, say, settle, writing
+from .common import (MOST_NODES, UNUSABLE, Failure, Force, JsonFlag, check_output, guard, print_json, say, seconds,
+                     settle, writing)
 from .outcome import interrupts_held, shown
 
 #: seconds to wait for a Dask scheduler (and its first worker) to answer, by default
 DASK_TIMEOUT = 5.0
+#: the most worker processes a survey starts for each core (more only cost memory: each holds the engine)
+JOBS_PER_CORE = 4
 
 
 def survey(args: Annotated[Optional[list[str]], typer.Argument(
@@ -28,10 +31,11 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
                "--player", help="simple (the built-in player), hint (follows the hint) or solve (the "
                "solver, --nodes per deal).")] = "simple",
            nodes: Annotated[Optional[int], typer.Option(
-               "--nodes", min=1, help="The solver's node budget per deal (solve only; default: the "
+               "--nodes", min=1, max=MOST_NODES, help="The solver's node budget per deal (solve only; default: the "
                "solver's own).", show_default=False)] = None,
            jobs: Annotated[Optional[int], typer.Option(
-               "--jobs", "-j", min=1, help="Processes to play on \\[default: every core].",
+               "--jobs", "-j", min=1, help=f"Processes to play on \\[default: every core; at most {JOBS_PER_CORE} "
+               "a core].",
                show_default=False)] = None,
            out: Annotated[Optional[Path], typer.Option(
                "--out", "-o", help="Append each deal's result to this file (JSON lines) as it finishes.",
@@ -43,10 +47,10 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
                "--dask", metavar="ADDRESS", help="Play on this Dask scheduler's workers (pip install "
                "'carpet\\[dask]'), e.g. tcp://scheduler:8786.", show_default=False)] = None,
            dask_timeout: Annotated[float, typer.Option(
-               "--dask-timeout", min=0.1, metavar="SECONDS", help="How long to wait for the Dask scheduler "
+               "--dask-timeout", callback=seconds(3600, 0.1), metavar="SECONDS", help="How long to wait for the Dask scheduler "
                "to answer.")] = DASK_TIMEOUT,
            chunk: Annotated[Optional[int], typer.Option(
-               "--chunk", min=1, help="Deals handed out at a time \\[default: by player and game]; never "
+               "--chunk", min=1, max=1_000_000, help="Deals handed out at a time \\[default: by player and game]; never "
                "changes the results.", show_default=False)] = None,
            summary: Annotated[bool, typer.Option(
                "--summary", help="Read results files (concatenations too) and print their summary.")] = False,
@@ -167,7 +171,12 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
         else:
             runs = [(first, last + 1)]
         pending = sum(stop - start for start, stop in runs)
-        workers = jobs or default_jobs()
+        cores = default_jobs()
+        workers = jobs or cores
+        if workers > JOBS_PER_CORE * cores:
+            say(f"carpet survey: --jobs {workers:,} capped at {JOBS_PER_CORE * cores} ({JOBS_PER_CORE} a core, "
+                f"{cores} core{'s' * (cores > 1)} here)")
+            workers = JOBS_PER_CORE * cores
         if client is not None:  # the cluster's threads play
             workers = max(1, sum(client.nthreads().values()))
         preferred = chunk or chosen.chunk_for(variant.family)

@@ -143,6 +143,8 @@ class Solve(Doc):
     events: int
     #: where -o wrote the winning line as a recorded game (else null)
     output: str | None
+    #: the search ended at its memory bound (--memory), before its node budget: "unknown" then
+    memory_full: bool = False
 
 
 #: every document, by the name of its schema file
