@@ -111,20 +111,22 @@ def _position(target: str, number: str | None):
 
 def _write(path: Path, session: Session, log, line: list[int], force: bool) -> None:
     """The position's game with the winning line played on (each at the last clock reading)."""
-    from carpet.formats import new_header, record
+    from carpet.formats import new_header, record, upgraded
 
     if log is None:
         played = Session(session.variant, session.deal)
         header = new_header(played, created=clock.now_iso(), tool=TOOL)
     else:
         played = Session.replay(session.variant, session.deal, log.events)
-        header = log.header
+        header = upgraded(log.header)  # written in the current version, as play writes a log back
     try:
         for action in line:
             played.act(action, played.clock_ms)
     except CarpetError as exc:  # a bug: the solver's line must be legal
         raise fail(path, exc) from None
-    write_new(path, record(played, header), force)
+    jumps = {} if log is None else {"clock_jumps": log.summary.clock_jumps,
+                                    "clock_skipped_ms": log.summary.clock_skipped_ms}
+    write_new(path, record(played, header, **jumps), force)
 
 
 def _show(session: Session, solution, line: list[str], spent: float, written: str | None) -> None:
