@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 import typer
 
 from carpet.core import Session, get_game, parse_deal
+from carpet.core.game import RESTART
 from carpet.formats import position_document, replay
 
 from .common import (UNUSABLE, Failure, Force, JsonFlag, LogFile, SvgFile, console, guard, load, print_json, report, say,
@@ -75,9 +76,11 @@ def replay_(file: LogFile,
 
         def show_frame(session, i: int, action) -> None:
             caption = "the deal" if i < 0 else f"event {i + 1}: {text(action)}"
+            if i >= 0:  # the reading of this event (0 after a restart), drawn or in JSON alike
+                session.clock_ms = 0 if log.events.actions[i] == RESTART else log.events.clocks[i]
             if as_json:
                 frame = Frame(event=i + 1, action=None if i < 0 else text(action),
-                              position=position_document(session, ) if i < 0 else _position(session, i))
+                              position=position_document(session))
                 sys.stdout.write(("," if i >= 0 else "") + encoder.encode(frame).decode())
                 return
             from .draw import position
@@ -86,12 +89,6 @@ def replay_(file: LogFile,
             out.print(position(session, caption))
             if delay and i + 1 < last:
                 time.sleep(delay)
-
-        def _position(session, i):
-            session.clock_ms = log.events.clocks[i]  # the reading of this event (0 after a restart)
-            if log.events.actions[i] == 2:
-                session.clock_ms = 0
-            return position_document(session)
 
         first = Session(get_game(log.header.game), parse_deal(log.header.deal))
         first.events = log.events[:0]

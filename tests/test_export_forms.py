@@ -57,3 +57,13 @@ def test_solve_on_a_version_1_log_writes_the_current_version(tmp_path):
     assert r.exit_code == 0 and r.stdout.startswith("won"), r.output
     log, session = check((tmp_path / "won.carpet").read_bytes())
     assert log.header.version == 2 and session.status == "won"
+
+
+def test_text_replay_frames_show_each_event_s_clock():
+    """Issue 21: every text frame said clock 0.0s; the JSON frames and show --at were right."""
+    r = run("replay", ROOT / "fixtures" / "kovrik-won.carpet")
+    shown = [line.split("clock ")[1].split("s")[0] for line in r.stdout.splitlines() if "clock " in line]
+    frames = json.loads(run("replay", ROOT / "fixtures" / "kovrik-won.carpet", "--json").stdout)["frames"]
+    assert len(shown) == len(frames) > 100
+    assert shown == [f'{f["position"]["elapsed_ms"] / 1000:.1f}' for f in frames]
+    assert len(set(shown)) > 50
