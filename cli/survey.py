@@ -261,6 +261,7 @@ def _connect(address: str, timeout: float):
         raise Failure("carpet survey: --dask needs Dask: pip install 'carpet[dask]'", UNUSABLE) from None
     # the scheduler's absence is told in one line below, not in distributed's log
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    _probe(address, timeout)
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
     except Exception as exc:  # OSError, TimeoutError, ValueError for a malformed address...
@@ -272,6 +273,36 @@ def _connect(address: str, timeout: float):
         _disconnect(client)
         raise Failure(f"carpet survey: --dask {address}: the scheduler has no workers", UNUSABLE) from None
     return client
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Refuse, in one line and within ``timeout``, an address that is malformed (before a Client is made:
+    a half-made one prints a traceback when collected, 10 s later) or a tcp:// listener that does not speak
+    as a scheduler does: one answers a connection with its handshake at once, unasked (distributed's
+    comm/core.py); a listener that never answers would hold Client's connect far past ``timeout``."""
+    import socket
+
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+
+    def refuse(why: str) -> Failure:
+        return Failure(f"carpet survey: --dask {address}: no Dask scheduler answers ({why})", UNUSABLE)
+    try:
+        scheme, location = parse_address(address)
+        if scheme != "tcp":
+            return  # (tls://, ucx://, inproc://: the client's own connect says what is wrong)
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError) as exc:
+        raise refuse(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            conn.settimeout(timeout)
+            if not conn.recv(1):
+                raise refuse("it closed the connection")
+    except socket.timeout:
+        raise refuse(f"nothing came back within {timeout:g} s") from None
+    except OSError as exc:
+        raise refuse(exc.strerror or type(exc).__name__) from None
 
 
 def _disconnect(client) -> None:
