@@ -33,8 +33,8 @@ def _game_ids(incomplete: str) -> list[str]:
     return [game for game in GAMES if game.startswith(incomplete)]
 
 
-GameId = Annotated[str, typer.Argument(help="A game id: see `carpet games`.", show_default=False,
-                                       autocompletion=_game_ids)]
+GameId = Annotated[str, typer.Argument(help=f"A game id: {', '.join(GAMES)} (see `carpet games`).",
+                                       show_default=False, autocompletion=_game_ids)]
 Quiet = Annotated[bool, typer.Option("-q", "--quiet", help="Do not draw the position afterwards.")]
 Force = Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")]
 SvgFile = Annotated[Optional[Path], typer.Option("--svg", metavar="FILE", show_default=False,

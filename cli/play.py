@@ -31,10 +31,15 @@ def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) ->
         print_json(position_document(session, applied=applied, **extra))
     else:
         for h in hint_texts:
-            print(f"hint: {h}" if h else f"hint: nothing to play (the game is {session.status})")
+            print(f"hint: {h}" if h else f"hint: nothing to play (the game is {session.status}{_after(session)})")
         if not quiet:
             draw(session)
     return code
+
+
+def _after(session) -> str:
+    """What a player may still do when the game is over: undo out of a loss, restart either."""
+    return "; undo or restart to play on" if session.status == "lost" else "; restart to play again"
 
 
 def _apply(file: Path, actions: list[str]):

@@ -28,7 +28,8 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
                "--deals", help="The deal numbers, a range like 1-100000 (or one number).",
                show_default=False)] = None,
            player: Annotated[str, typer.Option(
-               "--player", help="simple (the built-in player), hint (follows the hint) or solve (the "
+               "--player", metavar="[simple|hint|solve]", autocompletion=lambda: _player_names(),
+               help="simple (the built-in player), hint (follows the hint) or solve (the "
                "solver, --nodes per deal).")] = "simple",
            nodes: Annotated[Optional[int], typer.Option(
                "--nodes", min=1, max=MOST_NODES, help="The solver's node budget per deal (solve only; default: the "
@@ -91,6 +92,13 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
                                          dask_timeout=dask_timeout)
         show(tally, identity, as_json=as_json, html=html, force=force)
     guard(run)
+
+
+def _player_names() -> list[str]:
+    """Shell completion of --player: the players core/players.py knows."""
+    from carpet.core.players import PLAYERS
+
+    return list(PLAYERS)
 
 
 # --- running -----------------------------------------------------------------------------
