@@ -39,3 +39,17 @@ def test_the_readme_installs_from_the_clone_and_names_the_default_file_right():
     assert "pip install 'carpet[dask]'" not in readme and "pip install -e '.[dask]'" in readme
     assert "`GAME-N.carpet`" not in readme
     assert "kovrik-ms123.carpet" in readme
+
+
+def test_the_json_schemas_hold_enums_and_descriptions():
+    import json
+
+    folder = ROOT / "docs" / "schemas"
+    log = json.loads((folder / "carpet-log.schema.json").read_text())
+    assert log["$defs"]["Summary"]["properties"]["status"]["enum"] == ["playing", "won", "lost"]  # no "banana"
+    assert log["$defs"]["Header"]["properties"]["game"]["enum"] == list(GAMES)
+    solve = json.loads((folder / "solve.schema.json").read_text())["$defs"]["Solve"]["properties"]
+    assert solve["result"]["enum"] == ["won", "unwinnable", "unknown"]
+    assert "description" in solve["nodes"] and "description" in solve["memory_full"]
+    rules = json.loads((folder / "rules.schema.json").read_text())["$defs"]["Rules"]["properties"]
+    assert "enum" not in rules["rules"]  # the rules text, not the rules version
