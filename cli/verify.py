@@ -37,7 +37,7 @@ def verify_(files: Annotated[list[Path], typer.Argument(help="Recorded games to 
         else:
             entry = VerifyResult(file=str(path), ok=True, error=None, events=len(log.events), status=session.status,
                                  score=session.score, game=session.variant.id, deal=session.deal.text,
-                                 version=log.header.version)
+                                 version=log.header.version, sealed=log.sealed)
             if not as_json:
                 unsealed = "" if log.sealed else "; unsealed, written by hand (`carpet import` seals it)"
                 print(f"ok   {shown(path)}: {session.variant.id} {session.deal.text}, {entry.events} events, "

@@ -76,6 +76,8 @@ class VerifyResult(Doc):
     game: str | UnsetType = UNSET
     deal: str | UnsetType = UNSET
     version: int | UnsetType = UNSET
+    #: false for a text-form game written by hand, with no Digest: checked move by move, not sealed
+    sealed: bool | UnsetType = UNSET
 
 
 class Verify(Doc):

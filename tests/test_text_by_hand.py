@@ -2,6 +2,7 @@
 an internal error), comments and unknown tags ignored, a game written by hand checked move by move and
 sealed by ``carpet import``, and every tag the digest must cover covered in both versions."""
 
+import json
 import tracemalloc
 
 import pytest
@@ -82,6 +83,7 @@ def test_a_game_written_by_hand_is_checked_and_sealed_by_import(tmp_path):
     hand.write_text(HAND)
     r = run("verify", hand)
     assert r.exit_code == 0 and "unsealed" in r.stdout, r.output
+    assert json.loads(run("verify", hand, "--json").stdout)["results"][0]["sealed"] is False
     r = run("import", hand, "-o", tmp_path / "hand.carpet")
     assert r.exit_code == 0, r.output
     log, session = check((tmp_path / "hand.carpet").read_bytes())
