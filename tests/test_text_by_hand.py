@@ -158,3 +158,21 @@ def test_any_text_in_a_tag_or_comment_is_refused_or_read_never_a_crash(junk, whe
         check(text.encode("utf-8", "surrogatepass"))
     except LogError:
         pass
+
+
+def test_a_binary_tool_text_that_is_not_utf8_is_refused_not_read_with_replacements(tmp_path):
+    """Issue 21: it verified (read with U+FFFD), then play wrote it back and found a digest mismatch."""
+    from carpet.formats.log import _digest_v2, _ext, _unext
+
+    session = Session(GAMES["kovrik"], parse_deal("5"))
+    data = to_bytes(record(session, new_header(session, created="2026-11-29T12:00:00.000Z", tool="abcd")))
+    start, end = _unext(data)
+    payload = data[start:end - 8]
+    assert payload.count(b"abcd") == 1
+    payload = payload.replace(b"abcd", b"ab\xff\xfe")
+    path = tmp_path / "g.carpet"
+    path.write_bytes(_ext(payload + _digest_v2(payload)))  # sealed again: the digest is right
+    r = run("verify", path)
+    assert r.exit_code == 2 and "tool text is not UTF-8" in r.stderr, r.output
+    r = run("play", path, "hint", "-q")
+    assert r.exit_code == 2 and "digest" not in r.stderr
