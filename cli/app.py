@@ -64,10 +64,19 @@ class CarpetGroup(TyperGroup):
         if target is None:
             return None
         module_name, function = target.split(":")
-        module = import_module(f".{module_name}", __package__)
+        try:
+            module = import_module(f".{module_name}", __package__)
+        except KeyboardInterrupt:  # (click would print an empty line first)
+            raise _Interrupted() from None
         single = typer.Typer(add_completion=False, context_settings=CONTEXT)
         single.command(name=name)(getattr(module, function))
         return typer.main.get_command(single)
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:  # while the arguments were read: one line, not click's empty one first
+            raise _Interrupted() from None
 
     def invoke(self, ctx):
         # typer would turn these into a silent exit 130 and an exit 1: say what they mean instead
@@ -80,6 +89,8 @@ class CarpetGroup(TyperGroup):
         except SystemExit as exc:  # rich's answer to a closed stdout
             if isinstance(exc.__context__, BrokenPipeError):
                 raise _ClosedOutput() from None
+            if isinstance(exc.__context__, _OutputFailed):
+                raise exc.__context__ from None
             raise
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
@@ -88,6 +99,9 @@ class CarpetGroup(TyperGroup):
         outcome.begin()
         _tolerant_stdout()
         args = sys.argv[1:] if args is None else [str(a) for a in args]
+        stdout = sys.stdout
+        if stdout is not None:
+            sys.stdout = _Guarded(stdout)
         try:
             if any("\x00" in a for a in args):  # only a caller in Python can pass one; the OS refuses it in a path
                 raise CarpetError("an argument holds a NUL character, which no file name or action can contain")
@@ -102,6 +116,10 @@ class CarpetGroup(TyperGroup):
         except (_ClosedOutput, BrokenPipeError):
             _quiet_stdout()
             code = outcome.current.code
+        except _OutputFailed as exc:  # a full disk, an I/O error: what was recorded stays, and is said
+            _quiet_stdout()
+            _error(f"carpet: cannot write to stdout ({exc}); {outcome.current.recorded}")
+            code = max(outcome.current.code, UNUSABLE)
         except SystemExit as exc:  # typer's answer to a closed stdout while it printed help
             if not isinstance(exc.__context__, BrokenPipeError):
                 raise
@@ -112,6 +130,9 @@ class CarpetGroup(TyperGroup):
             code = UNUSABLE
         except Exception as exc:
             code = _report_unexpected(exc)
+        finally:
+            if stdout is not None:
+                sys.stdout = stdout
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else OK)
@@ -123,6 +144,47 @@ class _Interrupted(Exception):
 
 class _ClosedOutput(Exception):
     """Whoever read stdout has gone (``carpet show g | head -1``)."""
+
+
+class _OutputFailed(Exception):
+    """stdout refused a write for another reason than a closed pipe (a full disk: ``> /dev/full``)."""
+
+    def __init__(self, exc: OSError) -> None:
+        super().__init__(exc.strerror or str(exc))
+
+
+class _Guarded:
+    """stdout (or its buffer) as it is, but a failed write is told apart from every other OSError."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+    def __iter__(self):
+        return iter(self._stream)
+
+    @property
+    def buffer(self):
+        return _Guarded(self._stream.buffer)
+
+    def _call(self, method, *args):
+        try:
+            return method(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _OutputFailed(exc) from None
+
+    def write(self, data):
+        return self._call(self._stream.write, data)
+
+    def writelines(self, lines):
+        return self._call(self._stream.writelines, lines)
+
+    def flush(self):
+        return self._call(self._stream.flush)
 
 
 def _tolerant_stdout() -> None:
@@ -142,6 +204,7 @@ def _flush_stdout() -> None:
             sys.stdout.flush()
     except BrokenPipeError:
         _quiet_stdout()
+    # (any other failure, _OutputFailed, is main's to say)
 
 
 def _quiet_stdout() -> None:

@@ -22,7 +22,7 @@ def autoplay(game: GameId,
              deals: Annotated[Optional[str], typer.Option("--deals", help="Play a range of deals, e.g. 1-1000, "
                                                           "and report the win rate: the same as `carpet survey "
                                                           "GAME --deals A-B --player simple`.", show_default=False)] = None,
-             limit: Annotated[int, typer.Option("--limit", min=1, help="Stop after this many actions.")] = 5000,
+             limit: Annotated[int, typer.Option("--limit", min=1, max=10_000_000, help="Stop after this many actions.")] = 5000,
              force: Force = False,
              as_json: JsonFlag = False) -> None:
     """Let the built-in simple player play a deal (recorded like any game) or a range of deals

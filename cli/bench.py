@@ -473,21 +473,21 @@ def run_bench(games: int, random_events: int, rounds: int, startup_runs: int, re
 SOLVE_GAMES = "kovrik,kovrik-hard,carpet,carpet-auto,carpet-foster,crazy-quilt,indian-carpet,persian-carpet"
 
 
-def bench(games: Annotated[int, typer.Option("--games", min=1, help="Player's games per game id.")] = 20,
-          random_events: Annotated[int, typer.Option("--random-events", min=100,
+def bench(games: Annotated[int, typer.Option("--games", min=1, max=10_000, help="Player's games per game id.")] = 20,
+          random_events: Annotated[int, typer.Option("--random-events", min=100, max=10_000_000,
                                                      help="Events of each random game (two per game id).")] = 2000,
-          rounds: Annotated[int, typer.Option("--rounds", min=1, help="Interleaved timing rounds.")] = 5,
-          startup_runs: Annotated[int, typer.Option("--startup-runs", min=0,
+          rounds: Annotated[int, typer.Option("--rounds", min=1, max=1000, help="Interleaved timing rounds.")] = 5,
+          startup_runs: Annotated[int, typer.Option("--startup-runs", min=0, max=10_000,
                                                     help="Paired start-up runs (0: verify only, no start-up "
                                                          "or memory).")] = 11,
-          redeals: Annotated[int, typer.Option("--redeals", min=1,
+          redeals: Annotated[int, typer.Option("--redeals", min=1, max=10_000_000,
                                                help="Events of the memory log (redeals).")] = 100_000,
           solve: Annotated[Optional[str], typer.Option(
               "--solve", metavar="GAMES", show_default=False,
               help=f"Measure the solver instead, on these game ids (comma separated, or 'all': {SOLVE_GAMES}): "
                    "answers, CPU time per deal (median, p90), nodes per second (cli/bench_solve.py).")] = None,
           deals: Annotated[str, typer.Option("--deals", help="With --solve: a range of deals.")] = "1-50",
-          nodes: Annotated[int, typer.Option("--nodes", min=1, help="With --solve: the budget per deal.")] = 400_000,
+          nodes: Annotated[int, typer.Option("--nodes", min=1, max=10**10, help="With --solve: the budget per deal.")] = 400_000,
           old_python: Annotated[Optional[str], typer.Option(
               "--old-python", metavar="PYTHON", show_default=False,
               help="Compare verify with another install of carpet itself (e.g. commit 778fb62 installed in a "

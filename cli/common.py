@@ -33,8 +33,8 @@ def _game_ids(incomplete: str) -> list[str]:
     return [game for game in GAMES if game.startswith(incomplete)]
 
 
-GameId = Annotated[str, typer.Argument(help="A game id: see `carpet games`.", show_default=False,
-                                       autocompletion=_game_ids)]
+GameId = Annotated[str, typer.Argument(help=f"A game id: {', '.join(GAMES)} (see `carpet games`).",
+                                       show_default=False, autocompletion=_game_ids)]
 PositionText = Annotated[Optional[str], typer.Option(
     "--position", metavar="TEXT", show_default=False,
     help="A position as one line of text, the game id first (docs/format.md, \"Positions as text\"): "
@@ -42,8 +42,8 @@ PositionText = Annotated[Optional[str], typer.Option(
 Quiet = Annotated[bool, typer.Option("-q", "--quiet", help="Do not draw the position afterwards.")]
 Force = Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")]
 SvgFile = Annotated[Optional[Path], typer.Option("--svg", metavar="FILE", show_default=False,
-                                                 help="Write the position as an SVG picture to FILE, replacing it "
-                                                      "(- for stdout), instead of drawing it.")]
+                                                 help="Write the position as an SVG picture to FILE (a new file, "
+                                                      "or --force; - for stdout), instead of drawing it.")]
 
 
 # --- output ----------------------------------------------------------------------------
@@ -98,18 +98,20 @@ def draw(session: Session, caption: str | None = None) -> None:
     console().print(position(session, caption))
 
 
-def report(session: Session, as_json: bool, svg: Path | None = None, note: str = "", **extra) -> None:
+def report(session: Session, as_json: bool, svg: Path | None = None, note: str = "", force: bool = False,
+           **extra) -> None:
     """The position: as the JSON document of docs/format.md, or drawn (on the terminal, or as SVG to ``svg``)."""
     if svg is not None:
-        write_svg(svg, session, note)
+        write_svg(svg, session, note, force)
     if as_json:
         print_json(position_document(session, **extra))
     elif svg is None:
         draw(session)
 
 
-def write_svg(path: Path, session: Session, note: str = "") -> None:
-    """The position as an SVG picture, written whole or not at all (``-``: stdout)."""
+def write_svg(path: Path, session: Session, note: str = "", force: bool = False) -> None:
+    """The position as an SVG picture, written whole or not at all, over a file only with ``force`` (``-``:
+    stdout)."""
     from carpet.formats.files import write_atomic
     from carpet.formats.svg import position_svg
 
@@ -119,7 +121,8 @@ def write_svg(path: Path, session: Session, note: str = "") -> None:
         sys.stdout.flush()
         return
     try:
-        write_atomic(path, data)
+        with writing(f"{path} was written"):
+            write_atomic(path, data, overwrite=force)
     except CarpetError as exc:
         raise fail(path, exc) from None
     say(f"wrote {path} ({len(data)} bytes)")
@@ -233,10 +236,16 @@ def writing(recorded: str):
 
 
 # --- checking options ------------------------------------------------------------------
-def seconds(most: float):
-    """A Typer option callback: a number of seconds from 0 to ``most`` (nan and inf refused)."""
+#: bounds of number options, beyond which a value is a mistake (issue 21: no option means "no limit" by
+#: an absurd value): a node budget of ten thousand million (some days of CPU time), a week of seconds
+MOST_NODES = 10**10
+MOST_SECONDS = 7 * 24 * 3600
+
+
+def seconds(most: float, least: float = 0.0):
+    """A Typer option callback: a number of seconds from ``least`` to ``most`` (nan and inf refused)."""
     def check(value: float | None) -> float | None:
-        if value is not None and not (math.isfinite(value) and 0 <= value <= most):
-            raise typer.BadParameter(f"{value} is not a number of seconds from 0 to {most:g}")
+        if value is not None and not (math.isfinite(value) and least <= value <= most):
+            raise typer.BadParameter(f"{value} is not a number of seconds from {least:g} to {most:g}")
         return value
     return check

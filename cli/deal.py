@@ -9,8 +9,9 @@ from carpet.core import Session
 from carpet.formats import new_header, record
 
 from . import clock
-from .common import (TOOL, UNUSABLE, Failure, Force, GameId, JsonFlag, PositionText, SvgFile, game_and_deal, guard,
-                     position_line, position_session, report, say, write_new)
+from .common import (TOOL, UNUSABLE, Failure, Force, GameId, JsonFlag, PositionText, Quiet, SvgFile, game_and_deal,
+                     guard, position_line, position_session, report, say, write_new)
+from .outcome import shown
 
 PositionFlag = Annotated[bool, typer.Option("--position", help="Print the position as one line of text "
                                                                "(docs/format.md, \"Positions as text\").")]
@@ -20,6 +21,7 @@ def deal(game: GameId,
          number: Annotated[str, typer.Argument(help="Deal number: N or msN, as in PySolFC.", show_default=False)],
          as_json: JsonFlag = False,
          svg: SvgFile = None,
+         force: Force = False,
          position: PositionFlag = False) -> None:
     """Show the starting layout of a deal."""
     def run():
@@ -29,7 +31,7 @@ def deal(game: GameId,
             print(position_line(session))
             if svg is None:
                 return
-        report(session, as_json, svg, note="the deal")
+        report(session, as_json, svg, note="the deal", force=force)
     guard(run)
 
 
@@ -42,6 +44,7 @@ def new(game: Annotated[Optional[str], typer.Argument(help="A game id: see `carp
                                                        show_default=False)] = None,
         force: Force = False,
         as_json: JsonFlag = False,
+        quiet: Quiet = False,
         position: PositionText = None) -> None:
     """Start a recorded game, in GAME-DEAL.carpet here unless -o names the file; or from a position (--position)."""
     def run():
@@ -59,10 +62,12 @@ def new(game: Annotated[Optional[str], typer.Argument(help="A game id: see `carp
             name = deal_.text
         path = output if output is not None else Path(f"{variant.id}-{name}.carpet")
         write_new(path, record(session, new_header(session, created=clock.now_iso(), tool=TOOL)), force)
-        note = f"new {variant.id} game, deal {session.deal.both_forms}, log {path}"
-        if as_json:
+        note = f"new {variant.id} game, deal {session.deal.both_forms}, log {shown(path)}"
+        if as_json or quiet:
             say(note)
-        else:
+        if as_json:
+            report(session, as_json, file=str(path))
+        elif not quiet:
             print(note)
-        report(session, as_json, file=str(path))
+            report(session, as_json, file=str(path))
     guard(run)

@@ -6,7 +6,10 @@ from .common import GameId, JsonFlag, game_and_deal, guard, print_json
 
 
 def games(as_json: JsonFlag = False) -> None:
-    """List the variants: id, family, source, one-line rule."""
+    """List the variants: id, family, source, one-line rule.
+
+    The source is the rules text a game follows: 000 Carpet (English, with Foster's 1914 variant), 001 Коврик as one site plays it, 002 Aisleriot's Carpet, 003 Crazy Quilt (Spanish), 004 Коврик easy and hard as another site plays them; PySol N is PySolFC's game number N. `carpet rules GAME` says more.
+    """
     from carpet.formats.documents import Game, Games
 
     rows = [Game(id=v.id, family=v.family, source=v.source, summary=v.summary, redeals=v.redeals)

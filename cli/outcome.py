@@ -81,6 +81,12 @@ def _shorten(match: re.Match) -> str:
     return f"{word[:60]}…[{len(word):,} characters]…{word[-40:]}"
 
 
+def shown(text) -> str:
+    """``text`` with its control characters escaped, to print to a terminal: a file name holding an escape
+    sequence is shown as ``\\x1b[2K...``, never sent to the terminal to erase a line or set a title."""
+    return str(text).translate(_ESCAPES)
+
+
 def one_line(text: str) -> str:
     """``text`` as one line a terminal shows as it is: control characters escaped, echoed input cut short.
 

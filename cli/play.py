@@ -35,6 +35,11 @@ def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) ->
     return code
 
 
+def _after(session) -> str:
+    """What a player may still do when the game is over: undo out of a loss, restart either."""
+    return "; undo or restart to play on" if session.status == "lost" else "; restart to play again"
+
+
 def _apply(game: LiveGame, actions: list[str]):
     session = game.session
     applied, hints, code, message = 0, [], OK, None
@@ -63,7 +68,7 @@ def _hint_text(session, hint: int | None) -> str | None:
 
 def _hint_line(session, hint: int | None) -> str:
     if hint is None:
-        return f"hint: nothing to play (the game is {session.status})"
+        return f"hint: nothing to play (the game is {session.status}{_after(session)})"
     return f"hint: {_hint_text(session, hint)}"
 
 
@@ -167,7 +172,7 @@ def _hint_at(file: Optional[Path], text: Optional[str], as_json: bool, quiet: bo
     if as_json:
         print_json(position_document(session, hint=named))
         return
-    print(f"hint: {named}" if named else f"hint: nothing to play (the game is {session.status})")
+    print(_hint_line(session, action))
     if not quiet:
         draw(session)
 undo = _meta("undo", "Take back the last action that changed the position (recorded).")

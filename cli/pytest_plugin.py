@@ -13,7 +13,10 @@ are; a folder named on the command line is collected in any case.  Sub-folders c
 
 Collected: ``*.carpet``, ``*.carpet.json`` and ``*.carpet.txt`` (the text form) files, and
 ``*.log`` and ``*.json`` files whose first bytes name the carpet log format (other ``.log`` and
-``.json`` files are left alone and listed in one line at the end of the run).
+``.json`` files are left alone and listed in one line at the end of the run).  A name of the
+first kind that pytest would pass over because it is no regular file (a dangling symlink, a
+symlink loop, a named pipe, a socket, a device) is collected all the same, and fails saying
+why: a folder of games never passes by checking nothing.
 
 Each game is one test item named after its file (``games/kovrik-won.carpet::kovrik-won.carpet``).
 It passes when the game verifies as ``carpet verify`` checks it, and fails with one report:
@@ -26,6 +29,7 @@ with carpet installed pays nothing for it until a game is collected.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -101,6 +105,33 @@ def pytest_collect_file(file_path: Path, parent):
     return GameFile.from_parent(parent, path=file_path)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    """A folder's games pytest passes over (it collects regular files only) join the folder's items."""
+    outcome = yield
+    folders = collector.config.stash.get(_FOLDERS, None)
+    directory = getattr(pytest, "Directory", None)
+    if not folders or directory is None or not isinstance(collector, directory):
+        return
+    report = outcome.get_result()
+    path = Path(collector.path)
+    if not report.passed or not any(path == f or f in path.parents for f in folders):
+        return
+    try:
+        entries = sorted(os.scandir(path), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        if not named_as_game(entry.name):
+            continue
+        try:
+            regular_or_folder = entry.is_file() or entry.is_dir()
+        except OSError:
+            regular_or_folder = False
+        if not regular_or_folder:  # then reading it fails in its test, which says why
+            report.result.append(GameFile.from_parent(collector, path=Path(entry.path)))
+
+
 def _looks_like_a_game(path: Path) -> bool:
     """A ``.log`` or ``.json`` file is a game when its first bytes look like a carpet log's."""
     try:
@@ -141,8 +172,13 @@ class GameItem(pytest.Item):
 
     def runtest(self) -> None:
         from .explain import check
+        from .outcome import shown
 
-        report = check(self.path, _shown(self.config, self.path))
+        name = shown(_shown(self.config, self.path))  # a name's escape sequences escaped, as every line shown
+        try:
+            report = check(self.path, name)
+        except Exception as exc:  # a bug in carpet: still this game's one failure, never a stray traceback
+            report = f"{name}: internal error in carpet, please report it: {type(exc).__name__}: {exc}"
         if report is not None:
             raise GameDoesNotVerify(report)
 

@@ -7,9 +7,10 @@ from typing import Annotated, Optional
 import typer
 
 from carpet.core import Session, get_game
+from carpet.core.game import RESTART
 from carpet.formats import header_deal, position_document, replay
 
-from .common import (UNUSABLE, Failure, JsonFlag, LogFile, PositionText, SvgFile, console, guard, load,
+from .common import (UNUSABLE, Failure, Force, JsonFlag, LogFile, PositionText, SvgFile, console, guard, load,
                      position_line, position_session, print_json, report, say, seconds)
 from .deal import PositionFlag
 
@@ -22,6 +23,7 @@ def show(file: LogFile,
          at: Annotated[Optional[int], typer.Option("--at", min=0, help="The position after event N (0 = the deal).")] = None,
          as_json: JsonFlag = False,
          svg: SvgFile = None,
+         force: Force = False,
          position: PositionFlag = False) -> None:
     """The position now (or after event N): score, moves, redeals left, clock, status."""
     def run():
@@ -34,7 +36,7 @@ def show(file: LogFile,
             print(position_line(session))
             if svg is None:
                 return
-        report(session, as_json, svg, note=event_note(session, len(log.events)))
+        report(session, as_json, svg, note=event_note(session, len(log.events)), force=force)
     guard(run)
 
 
@@ -94,9 +96,11 @@ def replay_(file: LogFile,
 
         def show_frame(session, i: int, action) -> None:
             caption = "the deal" if i < 0 else f"event {i + 1}: {text(action)}"
+            if i >= 0:  # the reading of this event (0 after a restart), drawn or in JSON alike
+                session.clock_ms = 0 if log.events.actions[i] == RESTART else log.events.clocks[i]
             if as_json:
                 frame = Frame(event=i + 1, action=None if i < 0 else text(action),
-                              position=position_document(session, ) if i < 0 else _position(session, i))
+                              position=position_document(session))
                 sys.stdout.write(("," if i >= 0 else "") + encoder.encode(frame).decode())
                 return
             from .draw import position
@@ -105,12 +109,6 @@ def replay_(file: LogFile,
             out.print(position(session, caption))
             if delay and i + 1 < last:
                 time.sleep(delay)
-
-        def _position(session, i):
-            session.clock_ms = log.events.clocks[i]  # the reading of this event (0 after a restart)
-            if log.events.actions[i] == 2:
-                session.clock_ms = 0
-            return position_document(session)
 
         first = Session(get_game(log.header.game), header_deal(log.header))
         first.events = log.events[:0]

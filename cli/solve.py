@@ -11,11 +11,12 @@ from typing import Annotated, Optional
 import typer
 
 from carpet.core import GAMES, CarpetError, Session
-from carpet.core.solver import DEFAULT_NODES
+from carpet.core.solver import DEFAULT_MEMORY, DEFAULT_NODES
 
 from . import clock
-from .common import (TOOL, UNUSABLE, Failure, Force, JsonFlag, PositionText, fail, game_and_deal, guard, load,
-                     position_line, position_session, print_json, say, write_new)
+from .common import (MOST_NODES, MOST_SECONDS, TOOL, UNUSABLE, Failure, Force, JsonFlag, PositionText, fail,
+                     game_and_deal, guard, load, position_line, position_session, print_json, say, write_new)
+from .common import seconds as seconds_option
 
 HELP = "\n\n".join((
     "Search a deal, or the position a recorded game has reached, for a win.",
@@ -40,9 +41,13 @@ def solve(target: Annotated[Optional[str], typer.Argument(metavar="GAME|FILE",
           number: Annotated[Optional[str], typer.Argument(metavar="[NUMBER]",
                                                           help="The deal number, with a game id.",
                                                           show_default=False)] = None,
-          nodes: Annotated[int, typer.Option("--nodes", min=1,
+          nodes: Annotated[int, typer.Option("--nodes", min=1, max=MOST_NODES,
                                              help="Budget in nodes (actions tried).")] = DEFAULT_NODES,
-          seconds: Annotated[Optional[float], typer.Option("--time", min=0.0, show_default=False,
+          memory: Annotated[int, typer.Option("--memory", min=1, max=1 << 20, metavar="MB",
+                                              help="The most memory the search may hold, in MB; reaching it "
+                                                   "ends the search with \"unknown\".")] = DEFAULT_MEMORY >> 20,
+          seconds: Annotated[Optional[float], typer.Option("--time", callback=seconds_option(MOST_SECONDS),
+                                                           show_default=False,
                                                            help="Also stop after this many seconds of CPU "
                                                                 "time. Machine-dependent: the same deal "
                                                                 "may be decided on one machine and not "
@@ -66,7 +71,7 @@ def solve(target: Annotated[Optional[str], typer.Argument(metavar="GAME|FILE",
             stop = lambda: time.process_time() >= deadline  # noqa: E731
         from carpet.core.solver import solve as search
 
-        solution = search(session, nodes=nodes, best=best, stop=stop)
+        solution = search(session, nodes=nodes, best=best, stop=stop, memory=memory << 20)
         spent = time.process_time() - started
         text = session.variant.text
         line = [text(a) for a in solution.line]
@@ -85,9 +90,12 @@ def solve(target: Annotated[Optional[str], typer.Argument(metavar="GAME|FILE",
                              seconds=round(spent, 3), information=solution.information,
                              best=solution.best, best_score=solution.best_score,
                              file=None if log is None else str(target), events=len(session.events),
-                             output=written, position=position_line(session)))
+                             output=written, position=position_line(session), memory_full=solution.memory_full))
         else:
             _show(session, solution, line, spent, written)
+            if solution.memory_full:
+                say(f"the search stopped at its memory bound ({memory:,} MB, --memory) after "
+                    f"{solution.nodes:,} nodes")
     guard(run)
 
 
@@ -115,20 +123,22 @@ def _position(target: str | None, number: str | None, text: str | None):
 
 def _write(path: Path, session: Session, log, line: list[int], force: bool) -> None:
     """The position's game with the winning line played on (each at the last clock reading)."""
-    from carpet.formats import new_header, record
+    from carpet.formats import new_header, record, upgraded
 
     if log is None:
         played = Session(session.variant, session.deal)
         header = new_header(played, created=clock.now_iso(), tool=TOOL)
     else:
         played = Session.replay(session.variant, session.deal, log.events)
-        header = log.header
+        header = upgraded(log.header)  # written in the current version, as play writes a log back
     try:
         for action in line:
             played.act(action, played.clock_ms)
     except CarpetError as exc:  # a bug: the solver's line must be legal
         raise fail(path, exc) from None
-    write_new(path, record(played, header), force)
+    jumps = {} if log is None else {"clock_jumps": log.summary.clock_jumps,
+                                    "clock_skipped_ms": log.summary.clock_skipped_ms}
+    write_new(path, record(played, header, **jumps), force)
 
 
 def _show(session: Session, solution, line: list[str], spent: float, written: str | None) -> None:

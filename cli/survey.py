@@ -11,10 +11,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import UNUSABLE, Failure, JsonFlag, guard, print_json, say
+from .common import (MOST_NODES, UNUSABLE, Failure, Force, JsonFlag, check_output, guard, print_json, say, seconds,
+                     settle, writing)
+from .outcome import interrupts_held, shown
 
 #: seconds to wait for a Dask scheduler (and its first worker) to answer, by default
 DASK_TIMEOUT = 5.0
+#: the most worker processes a survey starts for each core (more only cost memory: each holds the engine)
+JOBS_PER_CORE = 4
 
 
 def survey(args: Annotated[Optional[list[str]], typer.Argument(
@@ -24,13 +28,15 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
                "--deals", help="The deal numbers, a range like 1-100000 (or one number).",
                show_default=False)] = None,
            player: Annotated[str, typer.Option(
-               "--player", help="simple (the built-in player), hint (follows the hint) or solve (the "
+               "--player", metavar="[simple|hint|solve]", autocompletion=lambda: _player_names(),
+               help="simple (the built-in player), hint (follows the hint) or solve (the "
                "solver, --nodes per deal).")] = "simple",
            nodes: Annotated[Optional[int], typer.Option(
-               "--nodes", min=1, help="The solver's node budget per deal (solve only; default: the "
+               "--nodes", min=1, max=MOST_NODES, help="The solver's node budget per deal (solve only; default: the "
                "solver's own).", show_default=False)] = None,
            jobs: Annotated[Optional[int], typer.Option(
-               "--jobs", "-j", min=1, help="Processes to play on \\[default: every core].",
+               "--jobs", "-j", min=1, help=f"Processes to play on \\[default: every core; at most {JOBS_PER_CORE} "
+               "a core].",
                show_default=False)] = None,
            out: Annotated[Optional[Path], typer.Option(
                "--out", "-o", help="Append each deal's result to this file (JSON lines) as it finishes.",
@@ -42,16 +48,17 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
                "--dask", metavar="ADDRESS", help="Play on this Dask scheduler's workers (pip install "
                "'carpet\\[dask]'), e.g. tcp://scheduler:8786.", show_default=False)] = None,
            dask_timeout: Annotated[float, typer.Option(
-               "--dask-timeout", min=0.1, metavar="SECONDS", help="How long to wait for the Dask scheduler "
+               "--dask-timeout", callback=seconds(3600, 0.1), metavar="SECONDS", help="How long to wait for the Dask scheduler "
                "to answer.")] = DASK_TIMEOUT,
            chunk: Annotated[Optional[int], typer.Option(
-               "--chunk", min=1, help="Deals handed out at a time \\[default: by player and game]; never "
+               "--chunk", min=1, max=1_000_000, help="Deals handed out at a time \\[default: by player and game]; never "
                "changes the results.", show_default=False)] = None,
            summary: Annotated[bool, typer.Option(
                "--summary", help="Read results files (concatenations too) and print their summary.")] = False,
            html: Annotated[Optional[Path], typer.Option(
-               "--html", help="Also write the summary as a self-contained HTML page with charts.",
-               show_default=False)] = None,
+               "--html", help="Also write the summary as a self-contained HTML page with charts (a new file, "
+               "or --force).", show_default=False)] = None,
+           force: Force = False,
            as_json: JsonFlag = False) -> None:
     """Win rate of a player over a range of deals, with its 95 % interval, on every core.
 
@@ -60,6 +67,8 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
     carpet survey --summary a.jsonl b.jsonl --json.
     """
     def run():
+        if html is not None:  # refused now (exists, a pipe, a directory...), not after the survey's work
+            check_output(html, force)
         if summary:
             given = [name for name, value in (("--deals", deals), ("--nodes", nodes), ("--jobs", jobs),
                                               ("--out", out), ("--resume", resume), ("--dask", dask),
@@ -81,8 +90,15 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
             tally, identity = run_survey(args[0], deals, player=player, nodes=nodes, jobs=jobs, out=out,
                                          resume=resume, dask=dask, chunk=chunk,
                                          dask_timeout=dask_timeout)
-        show(tally, identity, as_json=as_json, html=html)
+        show(tally, identity, as_json=as_json, html=html, force=force)
     guard(run)
+
+
+def _player_names() -> list[str]:
+    """Shell completion of --player: the players core/players.py knows."""
+    from carpet.core.players import PLAYERS
+
+    return list(PLAYERS)
 
 
 # --- running -----------------------------------------------------------------------------
@@ -94,6 +110,9 @@ def parse_range(text: str) -> tuple[int, int]:
     if not dash:
         last = first
     try:
+        if not (first.strip().isascii() and first.strip().isdigit() and last.strip().isascii()
+                and last.strip().isdigit()):
+            raise ValueError(text)  # (int() would take 1_000, +5, and digits of other scripts)
         a, b = int(first), int(last)
     except ValueError:
         raise Failure(f"carpet survey: --deals {text!r}: use a range of deal numbers like 1-1000",
@@ -160,7 +179,12 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
         else:
             runs = [(first, last + 1)]
         pending = sum(stop - start for start, stop in runs)
-        workers = jobs or default_jobs()
+        cores = default_jobs()
+        workers = jobs or cores
+        if workers > JOBS_PER_CORE * cores:
+            say(f"carpet survey: --jobs {workers:,} capped at {JOBS_PER_CORE * cores} ({JOBS_PER_CORE} a core, "
+                f"{cores} core{'s' * (cores > 1)} here)")
+            workers = JOBS_PER_CORE * cores
         if client is not None:  # the cluster's threads play
             workers = max(1, sum(client.nthreads().values()))
         preferred = chunk or chosen.chunk_for(variant.family)
@@ -170,13 +194,16 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
         tasks = ((variant.id, chosen.target, budget, part) for part in chunks(runs, size))
         game_name, player_name = variant.id, chosen.name
 
-        with _Progress(tally, last - first + 1) as progress:
+        total = last - first + 1
+        with _Progress(tally, total) as progress:
             def finished(rows) -> None:
-                for deal, result, moves, score, actions, spent, seconds in rows:
-                    if writer is not None:
-                        writer.write(DealResult(deal, result, moves, score, actions, spent, seconds,
-                                                game_name, player_name, budget))
-                    tally.add(deal, result, moves, score)
+                with interrupts_held():  # a chunk's lines and their count together: what Ctrl-C says is true
+                    for deal, result, moves, score, actions, spent, seconds in rows:
+                        if writer is not None:
+                            writer.write(DealResult(deal, result, moves, score, actions, spent, seconds,
+                                                    game_name, player_name, budget))
+                        tally.add(deal, result, moves, score)
+                    settle(recorded=_stopped(tally.deals, total, out))
                 progress.update()
 
             try:
@@ -189,11 +216,10 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
                 else:
                     run_pool(tasks, finished, workers, ["carpet.cli.survey_run", "carpet.core.players",
                                                         *FAMILY_OF[variant.id].preload])
-            except KeyboardInterrupt:
+            except KeyboardInterrupt:  # the root group says it in one line: what settle() last noted
                 progress.stop()
-                where = f"; the results so far are in {out}: add --resume to go on" if out else ""
-                say(f"carpet survey: interrupted after {tally.deals} of {last - first + 1} deals{where}")
-                raise typer.Exit(130) from None
+                settle(recorded=_stopped(tally.deals, total, out))
+                raise
             except ResultsError as exc:
                 raise Failure(f"carpet survey: {exc}", UNUSABLE) from None
             except Exception as exc:
@@ -209,6 +235,13 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
         if client is not None:
             _disconnect(client)
     return tally, identity
+
+
+def _stopped(deals: int, total: int, out: Path | None) -> str:
+    """What an interrupted survey leaves, said truly."""
+    if out is None:
+        return f"the survey stopped after {deals:,} of {total:,} deals; no results file was given (--out), none kept"
+    return f"the survey stopped after {deals:,} of {total:,} deals; their results are in {out}: add --resume to go on"
 
 
 def _budget(chosen, nodes: int | None) -> int | None:
@@ -236,6 +269,7 @@ def _connect(address: str, timeout: float):
         raise Failure("carpet survey: --dask needs Dask: pip install 'carpet[dask]'", UNUSABLE) from None
     # the scheduler's absence is told in one line below, not in distributed's log
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    _probe(address, timeout)
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
     except Exception as exc:  # OSError, TimeoutError, ValueError for a malformed address...
@@ -247,6 +281,36 @@ def _connect(address: str, timeout: float):
         _disconnect(client)
         raise Failure(f"carpet survey: --dask {address}: the scheduler has no workers", UNUSABLE) from None
     return client
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Refuse, in one line and within ``timeout``, an address that is malformed (before a Client is made:
+    a half-made one prints a traceback when collected, 10 s later) or a tcp:// listener that does not speak
+    as a scheduler does: one answers a connection with its handshake at once, unasked (distributed's
+    comm/core.py); a listener that never answers would hold Client's connect far past ``timeout``."""
+    import socket
+
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+
+    def refuse(why: str) -> Failure:
+        return Failure(f"carpet survey: --dask {address}: no Dask scheduler answers ({why})", UNUSABLE)
+    try:
+        scheme, location = parse_address(address)
+        if scheme != "tcp":
+            return  # (tls://, ucx://, inproc://: the client's own connect says what is wrong)
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError) as exc:
+        raise refuse(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            conn.settimeout(timeout)
+            if not conn.recv(1):
+                raise refuse("it closed the connection")
+    except socket.timeout:
+        raise refuse(f"nothing came back within {timeout:g} s") from None
+    except OSError as exc:
+        raise refuse(exc.strerror or type(exc).__name__) from None
 
 
 def _disconnect(client) -> None:
@@ -336,17 +400,21 @@ def summarise(paths: list[Path]):
 
 
 # --- showing ------------------------------------------------------------------------------
-def show(tally, identity, *, as_json: bool, html: Path | None) -> None:
+def show(tally, identity, *, as_json: bool, html: Path | None, force: bool = False) -> None:
     from carpet.formats.survey import survey_document
 
     doc = survey_document(tally, *identity)
-    if html is not None:
+    if html is not None:  # under the log's file rules: whole or not at all, a regular file, no overwrite
+        from carpet.core import CarpetError
+        from carpet.formats.files import write_atomic
+
         from .survey_html import page
 
         try:
-            html.write_text(page(doc, tally), encoding="utf-8")
-        except OSError as exc:
-            raise Failure(f"carpet survey: {html}: cannot write: {exc.strerror}", UNUSABLE) from None
+            with writing(f"{html} was written"):
+                write_atomic(html, page(doc, tally).encode("utf-8"), overwrite=force)
+        except CarpetError as exc:
+            raise Failure(f"carpet survey: {html}: {exc}", UNUSABLE) from None
     if as_json:
         print_json(doc)
     else:
@@ -365,7 +433,7 @@ def table(doc):
     from .tables import counts_table, rate_lines, spread_lines
 
     span = f"deal {doc.first}" if doc.first == doc.last else f"deals {doc.first:,}–{doc.last:,}"
-    title = Text(f"{describe(doc.game, doc.player, doc.budget)}: {span}", style="bold")
+    title = Text(shown(f"{describe(doc.game, doc.player, doc.budget)}: {span}"), style="bold")
     rows = [("won", doc.won), ("lost", doc.lost)]
     if doc.player == "solve" or doc.unwinnable or doc.unknown:
         rows += [("unwinnable", doc.unwinnable), ("unknown", doc.unknown)]

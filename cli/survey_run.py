@@ -104,8 +104,20 @@ def run_pool(tasks: Iterable[Task], done: Callable[[list[Row]], None], jobs: int
     alive_r, alive_w = context.Pipe(duplex=False)
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start,
                                initargs=(alive_r,))
+    def submit(*args):
+        # the workers (and the fork server) are started here, with Ctrl-C blocked: they inherit the mask,
+        # so an interrupt from the terminal reaches this process alone, which stops them (no traceback
+        # of theirs, even while they start); one that came meanwhile is taken on unblocking
+        if not hasattr(signal, "pthread_sigmask"):
+            return pool.submit(*args)
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return pool.submit(*args)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
     try:
-        _feed(pool.submit, tasks, done, 2 * jobs)
+        _feed(submit, tasks, done, 2 * jobs)
     except BaseException:
         # Ctrl-C or a failure: the chunks in flight are lost, and the workers stop now
         for process in list(getattr(pool, "_processes", {}).values()):

@@ -1,15 +1,19 @@
 """``carpet verify``, ``carpet export`` and ``carpet import``: checking a recorded game, and converting its form."""
 
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
 from carpet.core import CarpetError, Deal
+from carpet.core.session import deal_state
 from carpet.formats.documents import Export, Verify, VerifyResult
+from carpet.formats.log import VERSION
 
-from .common import (OK, TOOL, Force, JsonFlag, LogFile, error, fail, form_of, guard, load, print_json, say, settle,
-                     write_new)
+from .common import (OK, TOOL, UNUSABLE, Failure, Force, JsonFlag, LogFile, error, fail, guard, load, print_json, say,
+                     settle, writing)
+from .outcome import shown
 
 
 def verify_(files: Annotated[list[Path], typer.Argument(help="Recorded games to check, in any form.",
@@ -34,10 +38,11 @@ def verify_(files: Annotated[list[Path], typer.Argument(help="Recorded games to 
         else:
             entry = VerifyResult(file=str(path), ok=True, error=None, events=len(log.events), status=session.status,
                                  score=session.score, game=session.variant.id, deal=session.deal.text,
-                                 version=log.header.version)
+                                 version=log.header.version, sealed=log.sealed)
             if not as_json:
-                print(f"ok   {path}: {session.variant.id} {_deal_words(session.deal)}, {entry.events} events, "
-                      f"{session.status}, score {session.score}, {session.moves} moves")
+                unsealed = "" if log.sealed else "; unsealed, written by hand (`carpet import` seals it)"
+                print(f"ok   {shown(path)}: {session.variant.id} {_deal_words(session.deal)}, {entry.events} events, "
+                      f"{session.status}, score {session.score}, {session.moves} moves{unsealed}")
         results.append(entry)
     if as_json:
         print_json(Verify(results=results))
@@ -45,49 +50,116 @@ def verify_(files: Annotated[list[Path], typer.Argument(help="Recorded games to 
         raise typer.Exit(code)
 
 
-Output = Annotated[Path, typer.Option("-o", "--output", help="Target: *.carpet binary, *.json JSON, *.txt the text "
-                                                             "form, *.html a page that replays the game.",
+Output = Annotated[Path, typer.Option("-o", "--output", help="Target: *.carpet (or *.log) binary, *.json JSON, *.txt "
+                                                             "the text form, *.html a page that replays the game; "
+                                                             "- for stdout (the text form unless --form says).",
                                       show_default=False)]
+Form = Annotated[Optional[str], typer.Option("--form", help="binary, json, text or html, whatever the target's name "
+                                                            "(needed for - or a name of no known kind).",
+                                             show_default=False, autocompletion=lambda: list(FORMS))]
+Version = Annotated[Optional[int], typer.Option("--version", min=1, max=VERSION,
+                                                help=f"The format version of a binary or JSON target "
+                                                     f"\\[default: {VERSION}, the current one; 1 for readers "
+                                                     f"before it]. A text target keeps the log's own version "
+                                                     f"unless given.", show_default=False)]
+
+#: the form a target's name asks for (docs/format.md, "File names"); any other name needs --form
+_BY_NAME = ((".carpet", "binary"), (".log", "binary"), (".json", "json"), (".txt", "text"), (".html", "html"),
+            (".htm", "html"))
+FORMS = ("binary", "json", "text", "html")
 
 
-def _convert(file: Path, output: Path, force: bool, as_json: bool) -> None:
-    log, _ = load(file)
-    if output.suffix.lower() in (".html", ".htm"):
-        form = "html"
-        _write_page(output, log, force)
+def _target_form(output: Path, form: Optional[str]) -> str:
+    if form is not None:
+        if form.lower() not in FORMS:
+            raise Failure(f"carpet: --form {form[:40]!r}: one of {', '.join(FORMS)}", UNUSABLE)
+        return form.lower()
+    if str(output) == "-":
+        return "text"  # stdout: the form people read, as --svg - is a picture
+    name = output.name.lower()
+    found = next((kind for suffix, kind in _BY_NAME if name.endswith(suffix)), None)
+    if found is None:
+        raise Failure(f"carpet: {shown(output.name)}: cannot tell the form from the name; name it *.carpet, "
+                      f"*.carpet.json, *.carpet.txt or *.html, or give --form", UNUSABLE)
+    return found
+
+
+def _in_version(log, session, version: int):
+    """The log as version ``version`` writes it: the same events and summary, its digests made afresh."""
+    if version == log.header.version:
+        return log
+    import msgspec
+
+    from carpet.formats import record
+    from carpet.formats.log import digest_text
+
+    summary = log.summary
+    if version == 1 and (summary.clock_jumps or summary.clock_skipped_ms):
+        raise Failure(f"carpet: version 1 holds no clock jumps, and this log records {summary.clock_jumps}: "
+                      f"write it in version {VERSION}", UNUSABLE)
+    fresh = deal_state(session.variant, session.deal)
+    header = msgspec.structs.replace(log.header, version=version, layout=digest_text(fresh, version))
+    return record(session, header, clock_jumps=summary.clock_jumps, clock_skipped_ms=summary.clock_skipped_ms)
+
+
+def _convert(file: Path, output: Path, force: bool, as_json: bool, form: Optional[str] = None,
+             version: Optional[int] = None) -> None:
+    from carpet.formats import to_bytes
+    from carpet.formats.files import check_target, write_atomic
+
+    to_stdout = str(output) == "-"
+    if to_stdout and as_json:
+        raise Failure("carpet: -o - writes the game to stdout; --json would mix a document into it", UNUSABLE)
+    if not to_stdout:
+        try:
+            check_target(output, overwrite=force)  # refused before the work: exists, a pipe, a directory...
+        except CarpetError as exc:
+            raise fail(output, exc) from None
+    log, session = load(file)
+    kind = _target_form(output, form)
+    if kind == "html":
+        from carpet.formats.html import replay_page
+
+        data = replay_page(log, verified_by=TOOL)
     else:
-        write_new(output, log, force)
-        form = form_of(output)
-    size = output.stat().st_size
+        wanted = version or (log.header.version if kind == "text" else VERSION)
+        log = _in_version(log, session, wanted)
+        try:
+            data = to_bytes(log, form=kind)
+        except CarpetError as exc:
+            raise fail(output, exc) from None
+    if to_stdout:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        try:
+            with writing(f"{output} was written"):
+                write_atomic(output, data, overwrite=force)
+        except CarpetError as exc:
+            raise fail(output, exc) from None
+    where = "stdout" if to_stdout else str(output)
     if as_json:
-        print_json(Export(file=str(file), output=str(output), form=form, version=log.header.version,
-                          events=len(log.events), bytes=size))
+        print_json(Export(file=str(file), output=where, form=kind, version=log.header.version,
+                          events=len(log.events), bytes=len(data)))
     else:
-        say(f"wrote {output} ({form}, version {log.header.version}, {len(log.events)} events, {size} bytes)")
+        say(f"wrote {where} ({kind}, version {log.header.version}, {len(log.events)} events, {len(data)} bytes)")
 
 
-def export(file: LogFile, output: Output = ..., force: Force = False, as_json: JsonFlag = False) -> None:
+def export(file: LogFile, output: Output = ..., force: Force = False, form: Form = None, version: Version = None,
+           as_json: JsonFlag = False) -> None:
     """Convert a recorded game to another form: binary, JSON or text, or a web page that replays it, by the
-    output's name."""
-    guard(lambda: _convert(file, output, force, as_json))
+    output's name (or --form); binary and JSON in the current format version unless --version says."""
+    guard(lambda: _convert(file, output, force, as_json, form, version))
 
 
 def import_(file: Annotated[Path, typer.Argument(help="A recorded game in the text form (or any form).",
                                                  show_default=False)],
-            output: Output = ..., force: Force = False, as_json: JsonFlag = False) -> None:
-    """Read a recorded game in the text form back to the binary (or JSON) file it came from."""
-    guard(lambda: _convert(file, output, force, as_json))
-
-
-def _write_page(output: Path, log, force: bool) -> None:
-    """The replay page (formats/html.py) of a log that has just verified."""
-    from carpet.formats.files import write_atomic
-    from carpet.formats.html import replay_page
-
-    try:
-        write_atomic(output, replay_page(log, verified_by=TOOL), overwrite=force)
-    except CarpetError as exc:
-        raise fail(output, exc) from None
+            output: Output = ..., force: Force = False, form: Form = None, version: Version = None,
+            as_json: JsonFlag = False) -> None:
+    """Read a recorded game in the text form back to a binary (or JSON) file, in the current format version
+    unless --version says; a game written by hand (no Digest tag) is sealed."""
+    guard(lambda: _convert(file, output, force, as_json, form, version))
 
 
 def _deal_words(deal) -> str:

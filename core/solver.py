@@ -32,7 +32,13 @@ Three answers, never a guess:
 - ``won``: a line of actions from the position that wins (replayable as it stands);
 - ``unwinnable``: every position reachable from here was searched (or proved dead)
   without a win: a proof, as long as the family's pruning is sound;
-- ``unknown``: the node budget (or the caller's ``stop``) ended the search first.
+- ``unknown``: the node budget (or the caller's ``stop``, or the memory bound) ended the
+  search first.
+
+**Memory.** What the search holds grows with the positions it remembers (one entry each, in
+the set of positions seen, or in best mode the best arrival at each).  Their number is bounded
+by ``memory`` bytes over :data:`BYTES_PER_ENTRY`, an estimate from measurement; reaching it
+ends the search as the budget does, with "unknown", never with a process the system kills.
 
 A family that offers other orders of its actions (``search_orders``, e.g. the quilt
 family, whose rough ranking otherwise sends every search of a deal the same wrong way)
@@ -62,6 +68,12 @@ DEFAULT_NODES = 400_000
 HINT_NODES = 50_000
 #: how often the caller's ``stop`` is asked (in nodes)
 STOP_EVERY = 1024
+#: the search's memory by default (bytes): what it holds is counted in entries, never asked of the OS
+DEFAULT_MEMORY = 1 << 30
+#: bytes a remembered position costs, all told (key, set slot, the search's other structures): measured
+#: with tracemalloc at 180-300 over long searches (kovrik 4563, spaces 241, spaces-and-aces 3 at
+#: 400,000 nodes: 179, 191, 188; crazy-quilt 5: 299), with a margin
+BYTES_PER_ENTRY = 320
 
 WON_RESULT, UNWINNABLE, UNKNOWN = "won", "unwinnable", "unknown"
 
@@ -85,6 +97,8 @@ class Solution:
     best: bool | None = None
     information: str = "open"
     best_score: bool | None = None
+    #: the search ended at its memory bound (``memory``), not at its budget
+    memory_full: bool = False
 
 
 # --- the family's knowledge, with plain defaults --------------------------------------------
@@ -161,7 +175,7 @@ PASS_SHARES = (64, 8, 1)
 
 class _Outcome:
     __slots__ = ("result", "line", "nodes", "best_line", "best_score", "best_moves", "children",
-                 "exhausted", "guide")
+                 "exhausted", "guide", "memory_full")
 
     def __init__(self) -> None:
         self.result = UNKNOWN
@@ -177,6 +191,8 @@ class _Outcome:
         self.exhausted = False
         #: the guided descent's first choice at the root (what the hint falls back on)
         self.guide: int | None = None
+        #: the search stopped at its memory bound
+        self.memory_full = False
 
 
 class _OutOfBudget(Exception):
@@ -185,8 +201,10 @@ class _OutOfBudget(Exception):
 
 class _Searcher:
     def __init__(self, state: State, limit: int, stop, seen: set | None, best: bool, moves: int,
-                 bonus, track: bool, order: int = 0, incumbent: tuple | None = None) -> None:
+                 bonus, track: bool, order: int = 0, incumbent: tuple | None = None,
+                 memory: int = DEFAULT_MEMORY) -> None:
         self.state = state
+        self.entries = max(1, memory // BYTES_PER_ENTRY)  # positions it may remember at once
         self.limit = limit
         self.stop = stop
         self.next_stop = STOP_EVERY
@@ -259,6 +277,8 @@ class _Searcher:
             elif k in self.seen:
                 return False
             self.arrivals[k] = mine
+            if len(self.arrivals) > self.entries:
+                self._full()
             out = self.out
             if out.best_score is not None and self.bound is not None:
                 top = self.bound(self.moves + depth)
@@ -271,7 +291,13 @@ class _Searcher:
             if k in self.seen:
                 return False
             self.seen.add(k)
+            if len(self.seen) > self.entries:
+                self._full()
         return not self.dead()
+
+    def _full(self) -> None:
+        self.out.memory_full = True
+        raise _OutOfBudget
 
     def _note(self, child, value: int) -> None:
         entry = self.out.children.get(child)
@@ -305,6 +331,7 @@ class _Searcher:
         track = self.track
         root_pass = child is None
         points: list = []
+        made = 0
         # a frame: [snapshot, actions, next index, path to it, root action it descends from,
         #           progress, step of the descent (-1: off its line)]
         stack = [[state.snapshot(), actions_of(on), 0, path, child, progress(), on]]
@@ -334,7 +361,9 @@ class _Searcher:
                     self.complete = False
                 step = frame[6]
                 follows = 0 <= step < len(pv) and pv[step] == action
-                points.append((-frame[5], len(points), frame[0], frame[3],
+                made += 1  # (an order never repeated: len(points) would repeat after a cut, then sort
+                # compared the snapshots, and some of those are None: a TypeError, seen with --best)
+                points.append((-frame[5], made, frame[0], frame[3],
                                action if frame[4] is None else frame[4], step + 1 if follows else -1))
                 continue
             if not at:
@@ -392,7 +421,7 @@ class _Searcher:
                 self.limit = total // QUICK_SHARE
                 if self._rounds(start, root, root_key):
                     return self._decided()
-                if self.stopped:
+                if self.stopped or out.memory_full:
                     raise _OutOfBudget
                 self.limit = total
                 state.restore(start)
@@ -604,7 +633,8 @@ def _line(path: tuple) -> list[int]:
 
 def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
             seen: set | None = None, best: bool = False, moves: int = 0, bonus=None,
-            track_children: bool = False, incumbent: tuple | None = None) -> _Outcome:
+            track_children: bool = False, incumbent: tuple | None = None,
+            memory: int = DEFAULT_MEMORY) -> _Outcome:
     """Search for a win from ``state`` within ``limit`` nodes (the state is left as found).
 
     ``seen``: keys to treat as already searched (the hint passes the positions of the
@@ -615,17 +645,17 @@ def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
     orders = 1 if track_children else getattr(state, "search_orders", 1)
     if orders <= 1:
         return _Searcher(state, limit, stop, seen, best, moves, bonus, track_children,
-                         incumbent=incumbent).run()
+                         incumbent=incumbent, memory=memory).run()
     # the family offers other orders of its actions, as plausible as its usual one: a search
     # in each in turn, with an equal share of what is left, until one decides (a proof from
     # any order is a proof: the order never changes what a complete search covers)
     used = 0
     for order in range(orders):
         searcher = _Searcher(state, max(1, (limit - used) // (orders - order)), stop, seen, best,
-                             moves, bonus, False, order, incumbent)
+                             moves, bonus, False, order, incumbent, memory)
         out = searcher.run()
         used += out.nodes
-        if out.result != UNKNOWN or searcher.stopped or used >= limit:
+        if out.result != UNKNOWN or searcher.stopped or out.memory_full or used >= limit:
             break
     out.nodes = used
     return out
@@ -634,13 +664,15 @@ def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
 # --- the public API ---------------------------------------------------------------------------
 
 def solve(session: Session, *, nodes: int = DEFAULT_NODES, best: bool = False,
-          stop: Callable[[], bool] | None = None) -> Solution:
+          stop: Callable[[], bool] | None = None, memory: int = DEFAULT_MEMORY) -> Solution:
     """Search the session's position for a win within ``nodes`` applies (the session is untouched).
 
     ``best``: after the first win, go on for the best win (the highest score, then the
     fewest counted moves), and say whether it is proven best.  ``stop``: a callable asked
     now and then; when it returns True the search gives up (``unknown``, or the best win
-    so far).
+    so far).  ``memory``: the bytes the search may hold (counted in positions remembered,
+    see the module's docstring); reaching it ends the search as ``stop`` does, and
+    ``memory_full`` says so.
     """
     variant = session.variant
     info = information(variant)
@@ -648,27 +680,29 @@ def solve(session: Session, *, nodes: int = DEFAULT_NODES, best: bool = False,
         return Solution(WON_RESULT, [], 0, session.moves, session.score, True if best else None, info,
                         True if best else None)
     state = working_copy(session)
-    out = _search(state, nodes, stop=stop, moves=session.moves, bonus=variant.win_bonus)
+    out = _search(state, nodes, stop=stop, moves=session.moves, bonus=variant.win_bonus, memory=memory)
     proven = False  # a search that stops at its first win proves nothing about the best
-    if best and out.result == WON_RESULT and out.nodes < nodes:
+    if best and out.result == WON_RESULT and out.nodes < nodes and not out.memory_full:
         # the usual search finds a first win soonest; the search for the best starts from it,
         # so that its answer never ranks below that win, and cuts off what cannot beat it
         first, incumbent = out.nodes, (out.line, _line_end(state, out.line, session.moves)[1])
         out = _search(state, nodes - first, stop=stop, best=True, moves=session.moves,
-                      bonus=variant.win_bonus, incumbent=incumbent)
+                      bonus=variant.win_bonus, incumbent=incumbent, memory=memory)
         out.nodes += first
         proven = out.exhausted
     if out.result != WON_RESULT:
         return Solution(out.result, [], out.nodes, session.moves, session.score,
-                        (False if best else None), info, (False if best else None))
+                        (False if best else None), info, (False if best else None),
+                        memory_full=out.memory_full)
     moves, score = _line_end(state, out.line, session.moves)
     if not best:
-        return Solution(WON_RESULT, out.line, out.nodes, moves, score, None, info)
+        return Solution(WON_RESULT, out.line, out.nodes, moves, score, None, info, memory_full=out.memory_full)
     # the score alone is proven highest by a complete search, or when it meets the bound; the
     # fewest moves only by a complete search (nothing bounds a win's moves from below)
     bound = getattr(state, "win_score_bound", None)
     top_score = proven or (bound is not None and bound(session.moves) == score)
-    return Solution(WON_RESULT, out.line, out.nodes, moves, score, proven, info, top_score)
+    return Solution(WON_RESULT, out.line, out.nodes, moves, score, proven, info, top_score,
+                    memory_full=out.memory_full)
 
 
 def _line_end(state: State, line: list[int], moves: int) -> tuple[int, int]:

@@ -78,6 +78,8 @@ class VerifyResult(Doc):
     game: str | UnsetType = UNSET
     deal: str | UnsetType = UNSET
     version: int | UnsetType = UNSET
+    #: false for a text-form game written by hand, with no Digest: checked move by move, not sealed
+    sealed: bool | UnsetType = UNSET
 
 
 class Verify(Doc):
@@ -149,6 +151,8 @@ class Solve(Doc):
     events: int
     #: where -o wrote the winning line as a recorded game (else null)
     output: str | None
+    #: the search ended at its memory bound (--memory), before its node budget: "unknown" then
+    memory_full: bool = False
     #: the position solved, as one line of text (docs/format.md, "Positions as text")
     position: str | UnsetType = UNSET
 

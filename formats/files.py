@@ -92,6 +92,33 @@ def _open_regular(path: Path, doing: str) -> int:
     return fd
 
 
+def open_regular(path: Path, doing: str = "read") -> int:
+    """A read-only descriptor on the regular file at ``path``; LogError for anything else (a pipe never hangs)."""
+    return _open_regular(path, doing)
+
+
+def open_append(path: Path) -> int:
+    """A descriptor appending to the regular file at ``path`` (made if missing); a named pipe, a device, a
+    directory refused (never hung on: the open does not wait for a reader), the file as it was."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | _O_EXTRA, 0o644)
+    except OSError as exc:
+        try:
+            mode = os.stat(path).st_mode
+        except (OSError, ValueError):
+            raise _os_error(exc, "write") from None
+        raise (_not_a_file(mode) if not stat.S_ISREG(mode) else _os_error(exc, "write")) from None
+    except ValueError as exc:
+        raise _bad_name(exc) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise _not_a_file(mode)
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return fd
+
+
 # --- reading -------------------------------------------------------------------------
 def read_bytes(path: Path) -> bytes:
     fd = _open_regular(path, "read")

@@ -109,6 +109,8 @@ class Log(msgspec.Struct):
     header: Header
     events: object
     summary: Summary
+    #: False for a text-form game written by hand without a digest, sealed as it was read (formats/text.py)
+    sealed: bool = True
 
 
 class JsonLog(msgspec.Struct):
@@ -592,7 +594,10 @@ def _get_tool(r: "_Reader") -> str:
         return TOOL_PREFIX + ".".join(str(r.varint("tool")) for _ in range(3))
     if size & 1:
         raise _bad("corrupt log (tool)")
-    return r.take(size >> 1, "tool").decode("utf-8", "replace")
+    try:  # (the digest covers the bytes: text decoded with replacements would not write back the same)
+        return r.take(size >> 1, "tool").decode("utf-8")
+    except UnicodeDecodeError:
+        raise _bad("corrupt log (the tool text is not UTF-8)") from None
 
 
 _EMPTY_DIGEST = blake2b(digest_size=8)  # copied for each payload: quicker than a hash made anew
@@ -919,8 +924,13 @@ def is_json(data: bytes) -> bool:
 TEXT_TAG = b'[Format "carpet-log"]'
 
 
+#: how the text form begins: a tag (any tag: a game written by hand may start with [Event "..."] or
+#: leave [Format] out), after whitespace and a UTF-8 byte order mark; no binary or JSON log starts so
+_TEXT_HEAD = rb"(?:\xef\xbb\xbf)?\s*\[[A-Za-z]"
+
+
 def is_text(data: bytes) -> bool:
-    return _first(data, len(TEXT_TAG)) == TEXT_TAG
+    return re.match(_TEXT_HEAD, data) is not None
 
 
 def looks_like_a_log(head: bytes) -> bool:

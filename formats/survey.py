@@ -15,7 +15,9 @@ result line is refused.  Fields are only ever appended; unknown fields are ignor
 from __future__ import annotations
 
 import contextlib
+import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Iterable, Iterator, Literal
@@ -165,14 +167,13 @@ class Reading:
 def read_results(path: Path, reading: Reading | None = None) -> Iterator[DealResult]:
     """Every result in the file, in file order; ``reading`` (when given) learns of torn lines."""
     reading = reading if reading is not None else Reading(path)
-    try:
-        f = open(path, "rb")
-    except FileNotFoundError:
-        raise ResultsError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ResultsError(f"{path}: is a directory, not a results file") from None
-    except OSError as exc:
-        raise ResultsError(f"{path}: cannot read: {exc.strerror}") from None
+    from .files import open_regular
+    from .log import LogError
+
+    try:  # a regular file only: a named pipe would hang the read, a device never end
+        f = open(open_regular(path), "rb")
+    except LogError as exc:
+        raise ResultsError(f"{path}: {str(exc).replace('not a log file', 'not a results file')}") from None
     with f:
         offset = 0
         for number, raw in enumerate(f, 1):
@@ -204,10 +205,32 @@ def read_results(path: Path, reading: Reading | None = None) -> Iterator[DealRes
                 except (msgspec.DecodeError, msgspec.ValidationError) as exc2:
                     raise ResultsError(f"{path} line {number}: not a survey result line ({_why(exc2)})") from None
                 reading.torn += 1
+            _check_result(result, path, number)
             if not whole:
                 reading.unterminated = True
             reading.good_length = end
             yield result
+
+
+#: a player's name as the players are named (core/players.py): nothing a terminal would act on
+_PLAYER = re.compile(r"[A-Za-z0-9_.+-]{1,60}")
+
+
+def _check_result(result: DealResult, path: Path, number: int) -> None:
+    """Refuse a line the schema lets through but no survey writes: an unknown game, a deal number the
+    numbering has not, a player's name that is no name, a time that is no time."""
+    from carpet.core import GAMES
+    from carpet.core.numbering import MT_LIMIT
+
+    if result.game not in GAMES:
+        raise ResultsError(f"{path} line {number}: unknown game {result.game[:40]!r}")
+    if result.deal >= MT_LIMIT:
+        raise ResultsError(f"{path} line {number}: deal {result.deal} is beyond the numbering (below 10^20)")
+    if _PLAYER.fullmatch(result.player) is None:
+        raise ResultsError(f"{path} line {number}: {result.player[:40]!r} is not a player's name")
+    if not (result.seconds >= 0 and math.isfinite(result.seconds)) or (result.budget is not None
+                                                                        and result.budget < 1):
+        raise ResultsError(f"{path} line {number}: a CPU time or node budget out of range")
 
 
 def _fragment(line: bytes) -> bool:
@@ -225,12 +248,13 @@ class ResultsWriter:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        try:
-            self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        except IsADirectoryError:
-            raise ResultsError(f"{path}: is a directory") from None
-        except OSError as exc:
-            raise ResultsError(f"{path}: cannot write: {exc.strerror}") from None
+        from .files import open_append
+        from .log import LogError
+
+        try:  # a regular file only (docs/format.md's file rules): never a pipe to hang on, or a device
+            self.fd = open_append(path)
+        except LogError as exc:
+            raise ResultsError(f"{path}: {str(exc).replace('not a log file', 'not a results file')}") from None
         if fcntl is not None:
             try:
                 fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -1,27 +1,41 @@
 """The text form of a log, like chess's PGN (docs/format.md, "Text form").
 
 Tag pairs first, one a line: ``[Game "kovrik"]``.  They hold every field of the header
-and the summary, so that the text converts back to the identical binary file.  Then,
-after a blank line, the numbered actions in canonical notation, each followed by its
-clock reading in seconds as a comment: ``1. AD>a0 {1.302} 2. 7H>b5 {2.610}``.  A restart
-starts the clock of the next attempt again.  Lines are at most 80 characters; a reader
+and the summary, so that the text converts back to the identical binary file.  Then
+the numbered actions in canonical notation, each followed by its clock reading in
+seconds as a comment: ``1. AD>a0 {1.302} 2. 7H>b5 {2.610}``.  A restart starts the
+clock of the next attempt again.  Lines are written at most 80 characters; a reader
 takes any whitespace between tokens.
 
+It is open to people, as PGN is: tags it does not know are ignored, and so are comments
+(``{any text}`` that is not a clock reading, ``; to the end of the line``, and lines
+starting with ``%``); numbers before the actions and clock readings may be left out (an
+action without one is read at the clock of the one before it in its attempt, 0 at the
+start).  A game with no ``Digest`` tag is *unsealed*: written by hand, it needs only
+``Game`` and ``Deal``; every move is checked, every summary tag it gives is compared with
+the replay, and the log read is sealed afresh (``carpet import`` writes it).  A sealed
+game must hold every tag, and its digest covers all of them; version 1's digest does not
+cover the clock tags, so a version-1 text holds them at 0.
+
 Reading refuses a wrong tag or an action that is not one, and an action that is not
-legal where it stands, with the line and column where it is.
+legal where it stands, with the line and column where it is.  Every value is checked
+where it is read: its form, its bounds, its meaning.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 from array import array
 
-from carpet.core import CarpetError, GAMES, get_game
-from carpet.core.session import Events
+from carpet.core import CarpetError, GAMES, __version__, get_game, parse_deal
+from carpet.core.game import RESTART
+from carpet.core.session import CLOCK_LIMIT, Events
 
-from .log import FORMAT, TEXT_TAG as TAG, Header, Log, LogError, Summary, is_text, verify  # noqa: F401
+from .log import (FORMAT, NUMBERING, NUMBERINGS, RULES_VERSION, STATUSES, TEXT_TAG as TAG, VERSION, Header, Log,  # noqa: F401
+                  LogError, Summary, _created_ms, _hex_bytes, digest_text, is_text, record, replay, verify)
 
-#: tag name -> (part, field, kind); in this order, all required
+#: tag name -> (part, field, kind); in this order; all required in a sealed game (one with a Digest)
 TAGS = (
     ("Format", "header", "format", str), ("Version", "header", "version", int), ("Game", "header", "game", str),
     ("Rules", "header", "rules", int), ("Numbering", "header", "numbering", str),
@@ -32,10 +46,26 @@ TAGS = (
     ("ClockJumps", "summary", "clock_jumps", int), ("ClockSkipped", "summary", "clock_skipped_ms", "seconds"),
     ("Position", "summary", "position", str), ("Digest", "summary", "digest", str),
 )
-_TAG_LINE = re.compile(r'\[([A-Za-z]+) "((?:[^"\\]|\\.)*)"\]\s*$')
-_SECONDS = re.compile(r"-?(0|[1-9][0-9]*)\.[0-9]{3}")
-_TOKEN_OR_NEWLINE = re.compile(r"[^\s]+|\n")
-_NUMBER = re.compile(r"[1-9][0-9]*\.")
+_KNOWN = {t[0]: t for t in TAGS}
+#: what a game written by hand (no Digest) must name
+HAND_REQUIRED = ("Game", "Deal")
+#: the creation time of a game written by hand without a Created tag: unknown, said as the epoch
+UNKNOWN_CREATED = "1970-01-01T00:00:00.000Z"
+#: the largest magnitude of a number in a tag (what the binary form holds), and of a clock in ms
+_LIMIT = 2**63
+
+_TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+_INTEGER = re.compile(r"-?(0|[1-9][0-9]{0,18})")  # at most 19 digits: nothing huge is ever made an int
+_SECONDS = re.compile(r"(-?)(0|[1-9][0-9]{0,15})\.([0-9]{3})")
+#: the action part, as bytes: a % line, a comment in braces (maybe over lines), a ; comment, a line break, a token
+_TOKENS = re.compile(rb"(?m)^%[^\n]*|\{[^}]*\}?|;[^\n]*|\n|[^\s{;]+")
+#: a comment that reads as a clock reading: then it must be one
+_CLOCKLIKE = re.compile(rb"\{\s*([-+]?[0-9]+(?:\.[0-9]*)?)\s*\}")
+_NUMBER = re.compile(rb"[1-9][0-9]*\.")
+_BOM = b"\xef\xbb\xbf"
+_ESCAPE = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_ESCAPE.update({chr(c): f"\\x{c:02x}" for c in (*range(0x20), 0x7F) if chr(c) not in _ESCAPE})
+_UNESCAPE = {"n": "\n", "r": "\r", "t": "\t"}
 
 
 def _seconds(ms: int) -> str:
@@ -51,14 +81,25 @@ def _value(value, kind) -> str:
     return str(value)
 
 
+def _escaped(text: str) -> str:
+    """A tag's value as written: ``\\``, ``"`` and control characters escaped (a tool text may hold a newline)."""
+    return "".join(_ESCAPE.get(c, c) for c in text)
+
+
+def _unescaped(text: str) -> str:
+    def one(m: re.Match) -> str:
+        c = m.group(1)
+        return chr(int(c[1:], 16)) if len(c) == 3 else _UNESCAPE.get(c, c)
+    return re.sub(r"\\(x[0-9a-fA-F]{2}|.)", one, text)
+
+
 def encode_text(log: Log) -> bytes:
     """The text form of ``log``: tag pairs, a blank line, numbered actions with their clocks."""
     variant = get_game(log.header.game)
     lines = []
     for tag, part, field, kind in TAGS:
         value = getattr(log.header if part == "header" else log.summary, field)
-        text = _value(value, kind).replace("\\", "\\\\").replace('"', '\\"')
-        lines.append(f'[{tag} "{text}"]')
+        lines.append(f'[{tag} "{_escaped(_value(value, kind))}"]')
     lines.append("")
     line = ""
     events = log.events if isinstance(log.events, Events) else Events(log.events)
@@ -89,135 +130,315 @@ def _fail(line: int, column: int, message: str, *, unreadable: bool = True, even
     return LogError(f"line {line}, column {column}: {message}", unreadable=unreadable, event=event)
 
 
-def decode_text(data: bytes) -> tuple[Log, _Where]:
-    """Text -> Log, and where each action stands.  LogError with line and column for anything wrong."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise LogError(f"not UTF-8 text (byte {exc.start})", unreadable=True) from None
-    lines = text.split("\n", len(TAGS) + 40)  # the tag part; the actions are read from the text itself
-    values: dict[str, tuple[str, int]] = {}
-    n = 0
-    for n, raw in enumerate(lines, 1):
-        stripped = raw.strip()
-        if not stripped:
-            if values:
-                break
-            continue
-        if not stripped.startswith("["):
-            break
-        m = _TAG_LINE.match(stripped)
-        column = len(raw) - len(raw.lstrip()) + 1
-        if m is None:
-            raise _fail(n, column, f"not a tag pair: {stripped[:40]!r} (tags look like [Game \"kovrik\"])")
-        name, value = m.group(1), re.sub(r"\\(.)", r"\1", m.group(2))
-        if name not in {t[0] for t in TAGS}:
-            raise _fail(n, column, f"unknown tag {name!r}")
-        if name in values:
-            raise _fail(n, column, f"tag {name} given twice")
-        values[name] = (value, n)
-    header, summary = {}, {}
-    for tag, part, field, kind in TAGS:
-        if tag not in values:
-            raise _fail(n, 1, f"missing tag {tag}")
-        value, line = values[tag]
-        column = lines[line - 1].index('"') + 2
+def _check_utf8(data: bytes) -> None:
+    """Refuse bytes that are not UTF-8, naming the place, without holding the whole text as a str."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    step = 16384
+    for start in range(0, len(data) + 1, step):
         try:
-            parsed = _parse_value(value, kind)
-        except ValueError:
-            raise _fail(line, column, f"{tag}: not a valid value: {value[:40]!r}") from None
-        (header if part == "header" else summary)[field] = parsed
-    _check_tags(header, summary, values, lines)
-    variant = get_game(header["game"])
+            decoder.decode(data[start:start + step], final=start + step >= len(data))
+        except UnicodeDecodeError as exc:
+            at = max(0, start + exc.start - len(decoder.getstate()[0]))
+            line = data.count(b"\n", 0, at) + 1
+            column = at - (data.rfind(b"\n", 0, at) + 1) + 1
+            raise _fail(line, column, f"not UTF-8 text (byte {at})") from None
+
+
+class _Tags:
+    """The tag part: each known tag's text and where it stands."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, tuple[str, int, int]] = {}  # tag -> (value, line, column of the value)
+
+    def at(self, tag: str) -> tuple[int, int]:
+        return self.values[tag][1:]
+
+    def fail(self, tag: str, message: str, **kw) -> LogError:
+        return _fail(*self.at(tag), message, **kw)
+
+
+def _read_tags(data: bytes, pos: int) -> tuple[_Tags, int, int]:
+    """The tag lines from ``pos``: returns them, and the offset and number of the first line after them."""
+    tags = _Tags()
+    line_no = 1
+    end = len(data)
+    while pos < end:
+        stop = data.find(b"\n", pos)
+        stop = end if stop < 0 else stop
+        raw = data[pos:stop]
+        stripped = raw.strip()
+        if stripped and not stripped.startswith((b"[", b";", b"%")):
+            break
+        if stripped.startswith(b"["):
+            text = raw.decode("utf-8")
+            column = len(text) - len(text.lstrip()) + 1
+            m = _TAG_LINE.match(text.strip())
+            if m is None:
+                raise _fail(line_no, column, f"not a tag pair: {text.strip()[:40]!r} (tags look like "
+                                             f"[Game \"kovrik\"])")
+            name = m.group(1)
+            if name in _KNOWN:  # a tag this reader does not know is ignored, as PGN readers do
+                if name in tags.values:
+                    raise _fail(line_no, column, f"tag {name} given twice")
+                tags.values[name] = (_unescaped(m.group(2)), line_no, text.index('"') + 2)
+        pos = stop + 1
+        line_no += 1
+    return tags, pos, line_no
+
+
+def _integer(tags: _Tags, tag: str, low: int, high: int) -> int:
+    value = tags.values[tag][0]
+    if not _INTEGER.fullmatch(value):
+        raise tags.fail(tag, f"{tag}: not a valid value: {value[:40]!r} (a whole number)")
+    number = int(value)
+    if not low <= number <= high:
+        raise tags.fail(tag, f"{tag}: {value} is out of range ({low} to {high})")
+    return number
+
+
+def _seconds_tag(tags: _Tags, tag: str, low: int, high: int) -> int:
+    value = tags.values[tag][0]
+    m = _SECONDS.fullmatch(value)
+    if m is None:
+        raise tags.fail(tag, f"{tag}: not a valid value: {value[:40]!r} (seconds with 3 decimals)")
+    ms = int(m.group(2)) * 1000 + int(m.group(3))
+    ms = -ms if m.group(1) else ms
+    if not low <= ms <= high:
+        raise tags.fail(tag, f"{tag}: {value} is out of range ({_seconds(low)} to {_seconds(high)} seconds)")
+    return ms
+
+
+def _fields(tags: _Tags, sealed: bool) -> tuple[dict, dict]:
+    """The header and summary fields the tags give, each checked where it stands."""
+    header: dict = {}
+    summary: dict = {}
+    has = tags.values.__contains__
+
+    def text(tag: str) -> str:
+        return tags.values[tag][0]
+    if has("Format") and text("Format") != FORMAT:
+        raise tags.fail("Format", f"not a carpet log (format {text('Format')[:40]!r})")
+    header["format"] = FORMAT
+    version = VERSION
+    if has("Version"):
+        value = text("Version")
+        if _INTEGER.fullmatch(value) and int(value) > VERSION:
+            raise tags.fail("Version", f"unsupported log version {value} (this carpet reads up to {VERSION}; a "
+                                       f"newer carpet wrote it)")
+        if not _INTEGER.fullmatch(value) or int(value) < 1:
+            raise tags.fail("Version", f"bad log version {value[:40]!r}")
+        version = int(value)
+    if not sealed:
+        version = VERSION  # a game sealed now is sealed in the current version
+    header["version"] = version
+    game = text("Game")
+    if game not in GAMES:
+        raise tags.fail("Game", f"unknown game {game[:40]!r}")
+    header["game"] = game
+    header["rules"] = _integer(tags, "Rules", RULES_VERSION, RULES_VERSION) if has("Rules") else RULES_VERSION
+    numbering = text("Numbering") if has("Numbering") else NUMBERING
+    if numbering not in NUMBERINGS:
+        raise tags.fail("Numbering", f"unknown numbering {numbering[:40]!r} (one of {', '.join(NUMBERINGS)})")
+    header["numbering"] = numbering
+    header["deal"] = _deal_tag(tags, text("Deal"), numbering, sealed)
+    size = 4 if version == 2 else 8
+    for tag, part, field, name in (("Layout", header, "layout", "layout digest"),
+                                   ("Position", summary, "position", "position digest"),
+                                   ("Digest", summary, "digest", "digest")):
+        if has(tag):
+            try:
+                _hex_bytes(text(tag), size * (2 if tag == "Digest" else 1), name)
+            except LogError as exc:
+                raise tags.fail(tag, str(exc)) from None
+            part[field] = text(tag)
+    if has("Created"):
+        if version == 2:
+            try:
+                _created_ms(text("Created"))
+            except LogError as exc:
+                raise tags.fail("Created", str(exc)) from None
+        header["created"] = text("Created")
+    elif not sealed:
+        header["created"] = UNKNOWN_CREATED
+    if has("Tool"):
+        header["tool"] = text("Tool")
+    elif not sealed:
+        header["tool"] = f"carpet {__version__}"
+    if has("Result"):
+        if text("Result") not in STATUSES:
+            raise tags.fail("Result", f"unknown status {text('Result')[:40]!r} (one of {', '.join(STATUSES)})")
+        summary["status"] = text("Result")
+    if has("Score"):
+        summary["score"] = _integer(tags, "Score", 1 - _LIMIT, _LIMIT - 1)
+    if has("Moves"):
+        summary["moves"] = _integer(tags, "Moves", 0, _LIMIT - 1)
+    if has("RedealsLeft"):
+        summary["redeals_left"] = None if text("RedealsLeft") == "-" else _integer(tags, "RedealsLeft", 1 - _LIMIT,
+                                                                                   _LIMIT - 1)
+    if has("Elapsed"):
+        summary["elapsed_ms"] = _seconds_tag(tags, "Elapsed", 0, CLOCK_LIMIT)
+    if has("ClockJumps"):
+        summary["clock_jumps"] = _integer(tags, "ClockJumps", 0, _LIMIT - 1)
+    if has("ClockSkipped"):
+        summary["clock_skipped_ms"] = _seconds_tag(tags, "ClockSkipped", 1 - _LIMIT, _LIMIT - 1)
+    if sealed and version == 1:  # version 1's digest covers neither: a value there would be unchecked
+        for tag, field in (("ClockJumps", "clock_jumps"), ("ClockSkipped", "clock_skipped_ms")):
+            if summary.get(field):
+                raise tags.fail(tag, f"{tag}: version 1 holds no clock jumps (its digest would not cover them): 0 only")
+    return header, summary
+
+
+
+def _deal_tag(tags, value: str, numbering: str, sealed: bool) -> str:
+    """The Deal tag's text as the header holds it: a deal number (numbering "pysol") or a position
+    (numbering "position", docs/format.md "Positions as text"), in the canonical form a sealed game
+    must already have and a game written by hand is given."""
+    if numbering == NUMBERING:
+        try:
+            canonical = parse_deal(value).text
+        except CarpetError as exc:
+            raise tags.fail("Deal", f"bad deal: {exc}") from None
+        what = "deal"
+    else:
+        from carpet.core.position import read as read_position
+
+        try:
+            position = read_position(value)
+            position.state()
+        except CarpetError as exc:
+            raise tags.fail("Deal", f"bad position: {exc}") from None
+        canonical, what = position.text, "position"
+    if sealed and canonical != value:
+        raise tags.fail("Deal", f"{what} {value[:40]!r} is not in its canonical form ({canonical[:80]})")
+    return canonical
+
+
+def _actions(data: bytes, pos: int, line_no: int, variant) -> tuple[Events, _Where]:
+    """The action part, token by token through the bytes (no list of lines, no str of the whole text)."""
     where = _Where()
     actions, clocks = array("I"), array("q")
     parse = variant.parse_canonical
-    expected = 1
-    pending = None  # an action still waiting for its clock comment
-    # the actions, token by token through the text (no list of lines: a long game stays small)
-    offset = sum(len(line) + 1 for line in lines[:n - 1])
-    line_no, line_start = n, offset
-    for m in _TOKEN_OR_NEWLINE.finditer(text, offset):
+    line_start = pos
+    previous = 0  # the clock reading before, in this attempt
+    clocked = True  # whether the last action has its reading yet
+    for m in _TOKENS.finditer(data, pos):
         token = m.group(0)
-        if token == "\n":
+        start = m.start()
+        column = start - line_start + 1
+        first = token[:1]
+        if token == b"\n":
             line_no += 1
             line_start = m.end()
             continue
-        column = m.start() - line_start + 1
-        if pending is None and _NUMBER.fullmatch(token):
-            if int(token[:-1]) != expected:
-                raise _fail(line_no, column, f"action number {token} where {expected}. was expected")
+        if first == b";" or (first == b"%" and column == 1):
             continue
-        if token.startswith("{"):
-            if pending is None or not token.endswith("}") or not _SECONDS.fullmatch(token[1:-1]):
-                raise _fail(line_no, column, f"a clock comment is {{seconds with 3 decimals}} after an action, "
-                                             f"not {token[:30]!r}")
-            whole, _, ms = token[1:-1].partition(".")
-            clocks.append(int(whole) * 1000 + int(ms))
-            actions.append(pending)
-            pending = None
-            expected += 1
+        if first == b"{":
+            if not token.endswith(b"}"):
+                raise _fail(line_no, column, "a comment opened with { is never closed with }")
+            breaks = token.count(b"\n")
+            clock = _CLOCKLIKE.fullmatch(token)
+            if breaks:
+                line_no += breaks
+                line_start = start + token.rfind(b"\n") + 1
+            if clock is None:
+                continue  # a comment
+            reading = clock.group(1).decode()
+            if clocked:
+                raise _fail(line_no, column, f"a clock reading {{{reading[:30]}}} with no action before it "
+                                             f"(one reading after each action)")
+            m2 = _SECONDS.fullmatch(reading)
+            if re.fullmatch(r"[0-9]{17,}\.[0-9]{3}", reading):
+                raise _fail(line_no, column, f"clock reading {reading[:30]} s is beyond 2^40 ms")
+            if m2 is None or m2.group(1):
+                raise _fail(line_no, column, f"a clock reading is seconds with 3 decimals, never negative, "
+                                             f"not {{{reading[:30]}}}")
+            ms = int(m2.group(2)) * 1000 + int(m2.group(3))
+            if ms > CLOCK_LIMIT:
+                raise _fail(line_no, column, f"clock reading {reading[:30]} s is beyond 2^40 ms")
+            clocks[-1] = ms
+            previous = 0 if actions[-1] == RESTART else ms
+            clocked = True
             continue
-        if pending is not None:
-            raise _fail(line_no, column, f"action {expected} has no clock comment before {token[:30]!r}")
+        if _NUMBER.fullmatch(token):
+            if token[:-1] != str(len(actions) + 1).encode():
+                raise _fail(line_no, column, f"action number {token[:30].decode()} where {len(actions) + 1}. "
+                                             f"was expected")
+            continue
+        text = token.decode("utf-8")
         try:
-            pending = parse(token)
+            action = parse(text)
         except CarpetError as exc:
-            raise _fail(line_no, column, f"not a {variant.id} action: {token[:30]!r} ({exc})") from None
+            raise _fail(line_no, column, f"not a {variant.id} action: {text[:30]!r} ({exc})") from None
         where.add(line_no, column)
-    if pending is not None:
-        raise _fail(line_no, 1, f"action {expected} has no clock comment")
+        actions.append(action)  # at the reading before it in its attempt, unless a clock comment follows
+        clocks.append(previous)
+        clocked = False
+        if action == RESTART:
+            previous = 0
+    return Events(actions=actions, clocks=clocks), where
+
+
+def _start(data: bytes) -> int:
+    return len(_BOM) if data.startswith(_BOM) else 0
+
+
+def decode_text(data: bytes) -> tuple[Log, _Where]:
+    """Text -> Log, and where each action stands.  LogError with line and column for anything wrong.
+
+    A game without a Digest tag (written by hand) is re-played here, its summary tags compared,
+    and comes back sealed: ``log.sealed`` is False.
+    """
+    _check_utf8(data)
+    tags, pos, line_no = _read_tags(data, _start(data))
+    sealed = "Digest" in tags.values
+    wanted = [t[0] for t in TAGS] if sealed else HAND_REQUIRED
+    for tag in wanted:
+        if tag not in tags.values:
+            need = "" if sealed else " (a game written by hand names at least its Game and Deal)"
+            raise _fail(line_no, 1, f"missing tag {tag}{need}")
+    header, summary = _fields(tags, sealed)
+    variant = get_game(header["game"])
+    events, where = _actions(data, pos, line_no, variant)
+    if sealed:
+        return Log(header=Header(**header), events=events, summary=Summary(**summary)), where
+    return _seal(tags, header, summary, events, where), where
+
+
+def _at_event(exc: LogError, where: _Where) -> LogError:
+    """A replay's error at its event's line and column."""
+    i = exc.event
+    if i is not None and 0 < i <= len(where.lines):
+        return _fail(where.lines[i - 1], where.columns[i - 1], str(exc), unreadable=exc.unreadable, event=i)
+    return LogError(f"{exc} (see the tags)", unreadable=exc.unreadable)
+
+
+def _seal(tags: _Tags, header: dict, summary: dict, events: Events, where: _Where) -> Log:
+    """A game written by hand: every move checked, every summary tag given compared, sealed afresh."""
+    from carpet.core import Session
+
+    variant = get_game(header["game"])
+    fresh = variant.new_state(parse_deal(header["deal"]))
+    layout = digest_text(fresh, VERSION)
+    if header.setdefault("layout", layout) != layout:
+        raise tags.fail("Layout", f"initial layout digest {header['layout']} does not match deal {header['deal']} "
+                                  f"of {variant.id} ({layout})", unreadable=False)
+    head = Header(**header)
     try:
-        log = Log(header=Header(**header), events=Events(actions=actions, clocks=clocks), summary=Summary(**summary))
-    except TypeError as exc:
-        raise LogError(f"bad tags: {exc}", unreadable=True) from None
-    return log, where
-
-
-def _parse_value(value: str, kind):
-    if kind is int:
-        if not re.fullmatch(r"-?(0|[1-9][0-9]*)", value):
-            raise ValueError(value)
-        return int(value)
-    if kind == "redeals":
-        return None if value == "-" else _parse_value(value, int)
-    if kind == "seconds":
-        if not _SECONDS.fullmatch(value):
-            raise ValueError(value)
-        whole, _, ms = value.lstrip("-").partition(".")
-        total = int(whole) * 1000 + int(ms)
-        return -total if value.startswith("-") else total
-    return value
-
-
-def _check_tags(header: dict, summary: dict, values: dict, lines: list[str]) -> None:
-    def at(tag: str) -> tuple[int, int]:
-        line = values[tag][1]
-        return line, lines[line - 1].index('"') + 2
-    if header["format"] != FORMAT:
-        raise _fail(*at("Format"), f"not a carpet log (format {header['format'][:40]!r})")
-    from .log import VERSION
-    if header["version"] > VERSION:
-        raise _fail(*at("Version"), f"unsupported log version {header['version']} (this carpet reads up to "
-                                    f"{VERSION}; a newer carpet wrote it)")
-    if header["version"] < 1:
-        raise _fail(*at("Version"), f"bad log version {header['version']}")
-    if header["game"] not in GAMES:
-        raise _fail(*at("Game"), f"unknown game {header['game'][:40]!r}")
-    from .log import _created_ms, _hex_bytes
-    size = 1 if header["version"] == 1 else 0
-    checks = [("Layout", header["layout"], 8 << size), ("Position", summary["position"], 8 << size),
-              ("Digest", summary["digest"], 16 << size)]
-    for tag, value, digits in checks:
-        try:
-            _hex_bytes(value, digits // 2, tag.lower())
-        except LogError as exc:
-            raise _fail(*at(tag), str(exc)) from None
-    if header["version"] == 2:
-        try:
-            _created_ms(header["created"])
-        except LogError as exc:
-            raise _fail(*at("Created"), str(exc)) from None
+        session = replay(Log(header=head, events=events, summary=Summary("playing", 0, 0, None, 0, "", "")))
+    except LogError as exc:
+        raise _at_event(exc, where) from None
+    assert isinstance(session, Session)
+    log = record(session, head, clock_jumps=summary.get("clock_jumps", 0),
+                 clock_skipped_ms=summary.get("clock_skipped_ms", 0))
+    found = log.summary
+    for tag, field in (("Result", "status"), ("Score", "score"), ("Moves", "moves"), ("RedealsLeft", "redeals_left"),
+                       ("Elapsed", "elapsed_ms"), ("Position", "position")):
+        if field in summary and summary[field] != getattr(found, field):
+            raise tags.fail(tag, f"{tag} says {tags.values[tag][0][:40]!r} but the replay gives "
+                                 f"{_value(getattr(found, field), 'seconds' if tag == 'Elapsed' else str)!r}",
+                            unreadable=False)
+    log.sealed = False
+    return log
 
 
 def check_text(data: bytes, *, keep_history: bool = False):
@@ -226,8 +447,4 @@ def check_text(data: bytes, *, keep_history: bool = False):
     try:
         return log, verify(log, keep_history=keep_history)
     except LogError as exc:
-        i = exc.event
-        if i is not None and 0 < i <= len(where.lines):
-            raise _fail(where.lines[i - 1], where.columns[i - 1], str(exc), unreadable=exc.unreadable,
-                        event=i) from None
-        raise LogError(f"{exc} (see the tags)", unreadable=exc.unreadable) from None
+        raise _at_event(exc, where) from None

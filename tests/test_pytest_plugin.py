@@ -180,3 +180,25 @@ def test_files_that_are_no_games_are_left_alone_or_reported_never_a_crash(pytest
         "carpet games: 2 file(s) left alone, not carpet logs: games/notes.json, games/server.log",
     ])
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
+
+
+@pytest.mark.parametrize("kind", ["dangling", "loop", "fifo"])
+def test_a_game_that_cannot_be_read_fails_never_no_tests_ran(pytester, kind):
+    """Issue 21: pytest passes over what is no regular file; the plugin collects it and fails it."""
+    import os
+
+    folder = pytester.path / "games"
+    folder.mkdir()
+    game = folder / "g.carpet"
+    if kind == "dangling":
+        game.symlink_to(folder / "gone.carpet")
+    elif kind == "loop":
+        game.symlink_to(game)
+    else:
+        os.mkfifo(game)
+    with_ini(pytester)
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*games/g.carpet: *"])
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()

@@ -20,7 +20,7 @@ from conftest import positions_reached
 
 #: the keys of docs/schemas/solve.schema.json
 SOLVE_KEYS = {"game", "deal", "result", "line", "moves", "score", "nodes", "seconds", "information",
-              "best", "best_score", "file", "events", "output", "position"}
+              "best", "best_score", "file", "events", "output", "memory_full", "position"}
 
 
 def test_solve_json_schema():
