@@ -175,6 +175,15 @@ def _hint_at(file: Optional[Path], text: Optional[str], as_json: bool, quiet: bo
     print(_hint_line(session, action))
     if not quiet:
         draw(session)
-undo = _meta("undo", "Take back the last action that changed the position (recorded).")
+
+
+def undo(file: LogFile,
+         times: Annotated[int, typer.Option("-n", "--times", min=1, max=100_000, metavar="N",
+                                            help="Undo N times, each recorded (the same as N undo actions).")] = 1,
+         as_json: JsonFlag = False, quiet: Quiet = False) -> None:
+    """Take back the last action that changed the position (recorded); -n N takes back N of them."""
+    guard(lambda: _play(file, ["undo"] * times, as_json, quiet))
+
+
 redeal = _meta("redeal", "Redeal or shuffle the loose cards, where the game has redeals (recorded).")
 restart = _meta("restart", "Play the same deal again from the start (recorded; the new attempt is the one that counts).")

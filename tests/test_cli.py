@@ -210,3 +210,29 @@ def test_export_reports_in_json(game, tmp_path):
     d = doc(r)
     assert r.exit_code == 0 and d["form"] == "json" and d["events"] == 0
     assert d["bytes"] == (tmp_path / "g.json").stat().st_size
+
+
+@pytest.mark.parametrize("game", ["carpet", "kovrik-shuffle", "crazy-quilt"])
+def test_undo_several_at_once_is_as_many_undos_each_recorded(tmp_path, game):
+    many, one_by_one = tmp_path / "many.carpet", tmp_path / "single.carpet"
+    for path in (many, one_by_one):
+        assert run("new", game, "7", "-o", path, "-q").exit_code == 0
+        moves = doc(run("moves", path, "--json"))["actions"][:1]
+        for _ in range(3):  # three actions, each the first legal one of its position
+            assert run("play", path, moves[0], "-q").exit_code == 0
+            moves = doc(run("moves", path, "--json"))["actions"][:1]
+    assert run("undo", many, "-n", "2", "-q").exit_code == 0
+    assert run("undo", one_by_one, "-q").exit_code == 0 and run("undo", one_by_one, "-q").exit_code == 0
+    a, b = doc(run("show", many, "--json")), doc(run("show", one_by_one, "--json"))
+    assert a["layout"] == b["layout"] and a["moves"] == b["moves"] == 1
+    assert [e[0] for e in read_events(many)] == [e[0] for e in read_events(one_by_one)]
+    # more undos than there are actions: those that can be played are kept, then exit 1
+    result = run("undo", many, "-n", "5", "-q")
+    assert result.exit_code == 1 and "nothing to undo" in result.stderr
+    assert doc(run("show", many, "--json"))["moves"] == 0
+
+
+def read_events(path):
+    from carpet.formats import read_log
+
+    return list(read_log(path).events)
