@@ -390,11 +390,9 @@ class GridState(State):
         cut = col < prefix[row]
         if cut and v.locking:
             return False
-        # fits(), with its commonest case first and inline (this runs on every move):
-        # the same suit one rank higher than the left neighbour
-        left = cells[cell - 1]
-        if not (v.suit_next and cell % cols and left != EMPTY and left % 13 != KING and (card - left) % 52 == 1) \
-                and not self.fits(card, cell):
+        # fits(), with its commonest case first and inline (this runs on every move): beside
+        # its predecessor in suit (v.successor), which every build rule accepts
+        if not (v.successor[cells[cell - 1]] == card and cell % cols) and not self.fits(card, cell):
             return False
         cells[cell] = card
         cells[source] = EMPTY

@@ -8,22 +8,27 @@ from __future__ import annotations
 
 from typing import Callable
 
-from carpet.core.cards import code, parse_face
+from carpet.core.cards import KING, code, parse_face
 from carpet.core.errors import IllegalAction
 from carpet.core.game import State, Variant
 from carpet.core.numbering import Deal
 
-from .rules import (EMPTY, FIRST_MOVE, OUT, REDEAL, SUIT_NEXT, Board, GridState, gap_spaces)
+from .rules import EMPTY, FIRST_MOVE, OUT, REDEAL, SUIT_NEXT, Board, GridState, gap_spaces
+
+NO_CARD = -2  # in GridVariant.successor: no such card (not EMPTY either)
 
 
 def _figures(board: Board) -> tuple:
     """A board's card tables: each card's copies in every deck, the cards of each rank, the cards
-    its deal puts in play, and those of the base rank among them."""
+    its deal puts in play, those of the base rank among them, and each card's successor in suit in
+    its own deck (NO_CARD after a king; EMPTY, -1, reads the last entry: NO_CARD too)."""
     cards = board.card_count
     twins = tuple(tuple(card % 52 + 52 * d for d in range(board.decks)) for card in range(cards))
     of_rank = tuple(tuple(c for c in range(cards) if c % 13 == r) for r in range(13))
     cards_in_play = tuple(sorted(c for c in board.deal(list(range(cards)), board) if c != EMPTY))
-    return twins, of_rank, cards_in_play, tuple(c for c in of_rank[board.base] if c in cards_in_play)
+    successor = tuple(c + 1 if c % 13 != KING else NO_CARD for c in range(cards)) + (NO_CARD,)
+    return (twins, of_rank, cards_in_play, tuple(c for c in of_rank[board.base] if c in cards_in_play),
+            successor)
 
 
 _FIGURES: dict[Board, tuple] = {}
@@ -65,7 +70,7 @@ class GridVariant(Variant):
         figures = _FIGURES.get(board)
         if figures is None:  # worked out once a board: the games of one board share them
             figures = _FIGURES[board] = _figures(board)
-        self.twins, self.of_rank, self.cards_in_play, self.base_cards = figures
+        self.twins, self.of_rank, self.cards_in_play, self.base_cards, self.successor = figures
         # the outcome of a seeded shuffle to come is fixed by the deal: a solver sees it
         self.hidden_information = shuffled and redeals != 0
 
