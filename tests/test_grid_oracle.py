@@ -126,7 +126,7 @@ def test_the_redeal_is_the_oracles_from_every_generator(game):
         for snap in walk(variant, deal, rng, 150, False)[::15] + walk(variant, deal, rng, 300, True)[::10]:
             state, mirror = variant.new_state(deal), OracleState(variant, deal)
             state.restore(snap)
-            mirror.restore(snap)
+            mirror.restore(snap[:6])  # (the engine's snapshot keeps where and the gaps too)
             for _ in range(3):
                 assert outcome(state, REDEAL) == outcome(mirror, REDEAL), text
                 if state.status != PLAYING:

@@ -528,16 +528,20 @@ class GridState(State):
 
     # --- saving ---------------------------------------------------------------------
     def snapshot(self) -> tuple:
-        return (tuple(self.cells), tuple(self.prefix), self.score, self.redeals_used, self.status, self.rng_state)
+        """The position; ``where`` and the empty cells kept too, so that :meth:`restore` need not
+        work them out again (an undo, and the solver at every step back)."""
+        return (tuple(self.cells), tuple(self.prefix), self.score, self.redeals_used, self.status, self.rng_state,
+                tuple(self.where), tuple(self.gaps))
 
     def restore(self, snap: tuple) -> None:
-        cells, prefix, self.score, self.redeals_used, self.status, rng_state = snap
+        cells, prefix, self.score, self.redeals_used, self.status, rng_state, where, gaps = snap
         self.cells = list(cells)
         self.prefix = list(prefix)
         if rng_state is not self.rng_state:
             self.rng.setstate(rng_state)
             self.rng_state = rng_state
-        self._index()
+        self.where = list(where)
+        self.gaps = list(gaps)
 
     def layout(self) -> dict:
         cols = self.variant.cols
