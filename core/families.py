@@ -29,7 +29,7 @@ class Family:
     #: the module that prints and reads its positions as text (write, read: docs/format.md,
     #: "Positions as text"), which core/position.py asks
     positions: Callable[[], ModuleType] | None = None
-    #: its bulk replay of a log's codes where it keeps a fast copy of its rules (grid, quilt), else None
+    #: its bulk replay of a log's codes where it keeps a fast copy of its rules (quilt), else None
     bulk: Callable[[], ModuleType] | None = None
     #: the hint's node budget (None: the solver's HINT_NODES)
     hint_nodes: int | None = None
@@ -48,13 +48,13 @@ def _grid() -> ModuleType:
 
 
 def _montana() -> ModuleType:
-    from . import montana
+    from .grid import montana
     return montana
 
 
-def _grid_replay() -> ModuleType:
-    from . import grid_replay
-    return grid_replay
+def _grid_codes() -> ModuleType:
+    from .grid import codes
+    return codes
 
 
 def _carpet() -> ModuleType:
@@ -68,8 +68,8 @@ def _carpet_codes() -> ModuleType:
 
 
 def _grid_positions() -> ModuleType:
-    from . import grid_position
-    return grid_position
+    from .grid import position
+    return position
 
 
 def _carpet_positions() -> ModuleType:
@@ -98,9 +98,9 @@ _MONTANA = ("montana", "spaces", "station", "free-parking", "blue-moon", "red-mo
 
 FAMILIES: dict[str, Family] = {family.name: family for family in (
     Family("grid", {**{game: _grid for game in _KOVRIK}, **{game: _montana for game in _MONTANA}},
-           renderer="draw_grid", positions=_grid_positions, bulk=_grid_replay,
+           renderer="draw_grid", positions=_grid_positions, codes=_grid_codes,
            chunks={"simple": 200, "hint": 10},
-           preload=("carpet.core.grid", "carpet.core.montana")),
+           preload=("carpet.core.grid", "carpet.core.grid.montana")),
     Family("carpet", {game: _carpet for game in ("carpet", "carpet-auto", "carpet-foster")},
            renderer="draw_carpet", positions=_carpet_positions, codes=_carpet_codes, hint_nodes=80_000,
            chunks={"simple": 400, "hint": 25},

@@ -1,6 +1,6 @@
 """The quilt family's moves replayed in bulk: a fast copy of decoding and ``QuiltState.apply``.
 
-As core/grid_replay.py for the grid family: :func:`play_codes` plays a run of a log's
+As the grid family's bulk replay did (before its rules were written once): :func:`play_codes` plays a run of a log's
 version-2 action codes with decoding (formats/codec.py, ``quilt_action``), the legality
 checks (``QuiltState._why_not``) and the transitions of ``QuiltState.apply`` written out
 in one loop, and anything else through the plain ``decode`` and ``apply``: a redeal, a

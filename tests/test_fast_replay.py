@@ -1,5 +1,5 @@
-"""The bulk replays (core/*_replay.py; for carpet, whose rules are written once, the session's loop
-over its codes and primitives) pinned to the plain way of decoding and ``State.apply``, event by
+"""The bulk replays (core/*_replay.py; for carpet and grid, whose rules are written once, the session's
+loop over their codes and primitives) pinned to the plain way of decoding and ``State.apply``, event by
 event, over many games of every variant they play.
 
 Each game's version-2 action codes are played twice from the same deal: by the family's
@@ -258,31 +258,6 @@ def test_fast_snapshots_restore_what_the_plain_ones_do(game):
             assert fields(other) == want
 
 
-@pytest.mark.parametrize("game", _with_fast("win_bonus"))
-def test_the_win_bonus_in_closed_form_equals_the_plain_one(game):
-    variant = GAMES[game]
-    fast = replay_module._fast(variant)
-    assert [fast.win_bonus(variant, moves) for moves in range(1000)] == \
-        [variant.win_bonus(moves) for moves in range(1000)]
-
-
-@pytest.mark.parametrize("game", [g for g in FAST if GAMES[g].family == "grid"])
-def test_the_grid_fit_tables_say_what_fits_says(game):
-    """Beside every card on the left, and on the right: the cards that fit, by GridState.fits."""
-    variant = GAMES[game]
-    t = replay_module._fast(variant).tables(variant)
-    probe = variant.new_state(parse_deal("1"))
-    cards = variant.card_count
-    for neighbour in range(cards):
-        probe.cells = [-1] * variant.cells
-        probe.cells[0] = neighbour
-        assert t.by_left[neighbour] == {card for card in range(cards) if probe.fits(card, 1)}
-        probe.cells = [-1] * variant.cells
-        probe.cells[2] = neighbour
-        assert t.by_right[neighbour] == {card for card in range(cards) if probe.fits(card, 1)}
-    assert t.by_left[-1] == t.by_right[-1] == frozenset()
-
-
 def test_the_fast_shuffle_of_any_list_equals_the_plain_one():
     """Lists of every length a redeal shuffles, from generators of every seed range, part-drawn."""
     from carpet.core.numbering import MicrosoftRandom, TwisterRandom, fast_shuffle
@@ -327,6 +302,7 @@ def test_reading_a_log_loads_its_own_family_alone(tmp_path, game, family):
     loaded = set(subprocess.run([sys.executable, "-c", code, str(path)], check=True, capture_output=True,
                                 text=True).stdout.split())
     others = {"grid", "montana", "carpet", "quilt"} - {family}
-    # carpet's rules are written once (core/carpet/: its package, rules and codes); the others' bulk replays
-    own = {"carpet": {"carpet", "rules", "codes"}}.get(family, {f"{family}_replay"})
+    # carpet's and grid's rules are written once (core/carpet/, core/grid/: the package, rules and codes); quilt's
+    # bulk replay
+    own = {"carpet": {"carpet", "rules", "codes"}, "grid": {"grid", "rules", "codes"}}.get(family, {f"{family}_replay"})
     assert own <= loaded and not loaded & (others | {f"{f}_replay" for f in others})

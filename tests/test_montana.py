@@ -441,7 +441,7 @@ def test_rules_mark_decisions(game):
 
 
 def test_rules_are_built_when_asked_for_not_at_import():
-    lazy = subprocess.run([sys.executable, "-c", "import carpet.core.montana as m, carpet.core.grid as g; "
+    lazy = subprocess.run([sys.executable, "-c", "import carpet.core.grid.montana as m, carpet.core.grid as g; "
                            "print(all(callable(v.__dict__['_rules']) for v in m.VARIANTS + g.VARIANTS))"],
                           capture_output=True, text=True)
     assert lazy.stdout.strip() == "True"

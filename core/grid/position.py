@@ -16,10 +16,13 @@ each in the kovrik games, 1 in the Montana games.  Prefixes are found as the rul
 
 from __future__ import annotations
 
-from .cards import ACE, CODES
-from .grid import EMPTY, PLAYING, GridState, GridVariant
-from .position import (BadPosition, Position, count_cards, read_count, read_generator, read_rows, seeded_generator,
-                       take_fields, write_generator, write_rows)
+from carpet.core.cards import ACE, CODES
+from carpet.core.game import PLAYING
+from carpet.core.position import (BadPosition, Position, count_cards, read_count, read_generator, read_rows,
+                                  seeded_generator, take_fields, write_generator, write_rows)
+
+from .rules import EMPTY, GridState
+from .variants import GridVariant
 
 
 def _fields(variant: GridVariant) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -1,12 +1,20 @@
-"""The grid family's engine: Коврик here, Montana and its relatives in ``montana.py``.
+"""The grid family's rules, written once: the board, the deal, the position and each transition as
+a small primitive that plays its action or refuses it.
+
+Every path runs these: ``Session.act`` (through :meth:`GridState.apply`), the one replay of a log
+(formats/replay.py: the session's loop over core/grid/codes.py's ``play``), the solver, the hint
+and the survey players.  A primitive (:meth:`GridState.move`, :meth:`GridState.redeal`) checks its
+whole rule and plays it, bringing the status up to date, and returns True, or returns False having
+changed nothing; the reason for a refusal is worked out only then (:meth:`GridState.why_not`).
 
 A grid game is a board of rows × columns; cells are numbered row-major,
 ``row * cols + column``, and named ``a0``, ``b5`` (row letter, column from 0).
-What differs between the games is stated by each variant, not by this module:
+What differs between the games is stated by each variant (core/grid/variants.py: Коврик;
+core/grid/montana.py: Montana and its relatives), not by this module:
 
 - the :class:`Board`: rows, columns, decks, the *base* rank column 0 takes, and how the
   deal lays the cards (which also decides which cells start empty);
-- the :class:`GridVariant`'s arguments: the build rule, the left rule, whether a row's
+- the variant's arguments: the build rule, the left rule, whether a row's
   prefix locks, the redeal (fixed order or shuffled) and the spaces a shuffled redeal
   leaves, the number of redeals, the score and the session's counting policy.
 
@@ -20,14 +28,15 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .cards import ACE, KING, code, parse_face
-from .errors import BadAction, IllegalAction
-from .game import FIRST_ACTION, LOST, PLAYING, WON, State, Variant
-from .numbering import Deal, dealing_order
+from carpet.core.cards import ACE, KING, code, parse_face
+from carpet.core.errors import BadAction, IllegalAction
+from carpet.core.game import FIRST_ACTION, LOST, PLAYING, WON, State
+from carpet.core.numbering import Deal, fast_dealing_order, fast_shuffle
 
 EMPTY = -1
 OUT = -1  # where[card] of a card not on the board (the aces of the Montana deal)
 _FACE_PLUS_ONE = tuple(range(1, 53)) * 2 + (0,)  # card id -> face + 1; EMPTY (-1) -> 0
+_PLUS_ONE = tuple(range(1, 105)) + (0,)  # card id -> id + 1 (position_bytes); EMPTY (-1) -> 0
 ROW_NAMES = "abcdefghijklmnop"
 # the cells the family's notation names (a0..d13, the largest board of its games): one of them
 # that a game's board lacks is an illegal action there, anything else no action at all
@@ -148,11 +157,11 @@ def _redeal_plan(rows: int, cols: int, prefix: tuple[int, ...], column_major: bo
 class GridState(State):
     __slots__ = ("cells", "where", "prefix", "gaps", "rng", "rng_state")
 
-    variant: "GridVariant"
+    variant: "GridVariant"  # (core/grid/variants.py)
 
     def __init__(self, variant: "GridVariant", deal: Deal) -> None:
         board = variant.board
-        order, rng = dealing_order(deal, board.card_count)
+        order, rng = fast_dealing_order(deal, board.card_count)
         self.variant = variant
         self.rng = rng
         # the generator's state as of the last draw: snapshots share it instead of copying it
@@ -338,37 +347,53 @@ class GridState(State):
             self.status = LOST
 
     def apply(self, action: int) -> None:
+        """Play ``action``, or raise IllegalAction (the reason worked out then) having changed nothing."""
+        if action == REDEAL:
+            done = self.redeal()
+        elif FIRST_MOVE <= action < self.variant.action_count:
+            card, cell = divmod(action - FIRST_MOVE, self.variant.cells)
+            done = self.move(card, cell)
+        else:
+            done = False
+        if not done:
+            raise IllegalAction(self.why_not(action))
+
+    def why_not(self, action: int) -> str:
+        """Why ``action`` is refused here (called only on a refusal)."""
         v = self.variant
         if action == REDEAL:
-            self._redeal()
-        elif FIRST_MOVE <= action < v.action_count:
-            card, cell = divmod(action - FIRST_MOVE, v.cells)
-            self._move(card, cell)
-        else:
-            raise IllegalAction(f"not a {v.id} action: {action}")
-        self.update_status()
-
-    def _move(self, card: int, cell: int) -> None:
-        v = self.variant
-        cells = self.cells
+            return "the game is won" if self.status == WON else "no redeals left"
+        if not FIRST_MOVE <= action < v.action_count:
+            return f"not a {v.id} action: {action}"
+        card, cell = divmod(action - FIRST_MOVE, v.cells)
         source = self.where[card]
         if source < 0:  # OUT
-            raise IllegalAction(f"{v.card_text(card)} is not in this game")
-        if cells[cell] != EMPTY:
-            raise IllegalAction(f"{v.board.cell_name(cell)} is not empty")
+            return f"{v.card_text(card)} is not in this game"
+        if self.cells[cell] != EMPTY:
+            return f"{v.board.cell_name(cell)} is not empty"
+        if self.is_locked(card):
+            return f"{v.card_text(card)} is locked"
+        return f"{v.card_text(card)} does not fit {v.board.cell_name(cell)}"
+
+    def move(self, card: int, cell: int) -> bool:
+        """``card`` to the empty ``cell``: played (True), or refused (False, nothing changed) where
+        the card is not on the board, the cell is not empty, the card is locked or does not fit."""
+        cells = self.cells
+        source = self.where[card]
+        if source < 0 or cells[cell] != EMPTY:  # OUT; not empty
+            return False
+        v = self.variant
         cols = v.cols
         prefix = self.prefix
         row = source // cols
         col = source - row * cols
         cut = col < prefix[row]
         if cut and v.locking:
-            raise IllegalAction(f"{v.card_text(card)} is locked")
-        # fits(), with its commonest case first and inline (this runs on every move):
-        # the same suit one rank higher than the left neighbour
-        left = cells[cell - 1]
-        if not (v.suit_next and cell % cols and left != EMPTY and left % 13 != KING and (card - left) % 52 == 1) \
-                and not self.fits(card, cell):
-            raise IllegalAction(f"{v.card_text(card)} does not fit {v.board.cell_name(cell)}")
+            return False
+        # fits(), with its commonest case first and inline (this runs on every move): beside
+        # its predecessor in suit (v.successor), which every build rule accepts
+        if not (v.successor[cells[cell - 1]] == card and cell % cols) and not self.fits(card, cell):
+            return False
         cells[cell] = card
         cells[source] = EMPTY
         self.where[card] = cell
@@ -382,6 +407,8 @@ class GridState(State):
         start = prefix[row]
         if cell - row * cols == start:
             self._extend_prefix(row, start)
+        self.update_status()
+        return True
 
     def _extend_prefix(self, row: int, length: int) -> None:
         """Lengthen the row's prefix from ``length`` as far as the cards allow, and score it."""
@@ -404,11 +431,11 @@ class GridState(State):
         self.prefix[row] = length
         self.score += v.lock_points(newly)
 
-    def _redeal(self) -> None:
-        if self.status == WON:
-            raise IllegalAction("the game is won")
-        if not self.can_redeal():
-            raise IllegalAction("no redeals left")
+    def redeal(self) -> bool:
+        """The redeal: played (True), or refused (False, nothing changed) once the game is won or
+        no redeal is left."""
+        if not self.can_redeal():  # (False once the game is won)
+            return False
         v = self.variant
         cells = self.cells
         key = tuple(self.prefix)
@@ -426,7 +453,7 @@ class GridState(State):
             # the redeal of the rules: shuffle with the deal's generator, choose the spaces, then
             # deal from the end of the list into the other targets in order
             rng = self.rng
-            rng.shuffle(loose)
+            fast_shuffle(loose, rng)
             if v.spaces is not gap_spaces:
                 spaces = v.spaces(targets, gaps, len(targets) - len(loose), rng, v.board)
                 laying = [cell for cell in targets if cell not in spaces]
@@ -441,6 +468,8 @@ class GridState(State):
         if spaces is not gaps:  # a card laid into a row's gap may continue its prefix
             for row, length in enumerate(self.prefix):
                 self._extend_prefix(row, length)
+        self.update_status()
+        return True
 
     # --- hint ---------------------------------------------------------------------
     def _ranked_move(self) -> tuple[int | None, int]:
@@ -499,16 +528,20 @@ class GridState(State):
 
     # --- saving ---------------------------------------------------------------------
     def snapshot(self) -> tuple:
-        return (tuple(self.cells), tuple(self.prefix), self.score, self.redeals_used, self.status, self.rng_state)
+        """The position; ``where`` and the empty cells kept too, so that :meth:`restore` need not
+        work them out again (an undo, and the solver at every step back)."""
+        return (tuple(self.cells), tuple(self.prefix), self.score, self.redeals_used, self.status, self.rng_state,
+                tuple(self.where), tuple(self.gaps))
 
     def restore(self, snap: tuple) -> None:
-        cells, prefix, self.score, self.redeals_used, self.status, rng_state = snap
+        cells, prefix, self.score, self.redeals_used, self.status, rng_state, where, gaps = snap
         self.cells = list(cells)
         self.prefix = list(prefix)
         if rng_state is not self.rng_state:
             self.rng.setstate(rng_state)
             self.rng_state = rng_state
-        self._index()
+        self.where = list(where)
+        self.gaps = list(gaps)
 
     def layout(self) -> dict:
         cols = self.variant.cols
@@ -516,7 +549,7 @@ class GridState(State):
                          for r in range(self.variant.board.rows)]}
 
     def position_bytes(self) -> bytes:
-        return bytes(c + 1 for c in self.cells)
+        return bytes(map(_PLUS_ONE.__getitem__, self.cells))
 
     def all_cards(self) -> list[int]:
         return [c for c in self.cells if c != EMPTY]
@@ -603,209 +636,3 @@ class GridState(State):
                         away += 1
             bound += v.win_bonus(moves + away)
         return bound
-
-
-def _figures(board: Board) -> tuple:
-    """A board's card tables: each card's copies in every deck, the cards of each rank, the cards
-    its deal puts in play, and those of the base rank among them."""
-    cards = board.card_count
-    twins = tuple(tuple(card % 52 + 52 * d for d in range(board.decks)) for card in range(cards))
-    of_rank = tuple(tuple(c for c in range(cards) if c % 13 == r) for r in range(13))
-    cards_in_play = tuple(sorted(c for c in board.deal(list(range(cards)), board) if c != EMPTY))
-    return twins, of_rank, cards_in_play, tuple(c for c in of_rank[board.base] if c in cards_in_play)
-
-
-_FIGURES: dict[Board, tuple] = {}
-
-
-class GridVariant(Variant):
-    """One grid game: its board and the rules that differ between the games (see the module)."""
-
-    family = "grid"
-    words = {"redeal": REDEAL}
-
-    def __init__(self, id: str, *, source: str, summary: str, rules, board: Board = Board(),
-                 build: str = SUIT_NEXT, left_rule: bool = False, locking: bool = False,
-                 shuffled: bool = True, spaces: Callable = gap_spaces, redeals: int | None = 0,
-                 card_points: int = 0, move_points: int = 0, bonus_factor: int = 0,
-                 hints_and_undos_count: bool = False, undo_refunds_redeal: bool = True) -> None:
-        super().__init__(id, source=source, summary=summary, rules=rules)
-        self.board = board
-        self.build = build
-        self.suit_next = build is SUIT_NEXT
-        self.left_rule = left_rule
-        self.locking = locking
-        self.shuffled = shuffled
-        self.spaces = spaces
-        self.plans: dict[tuple[int, ...], tuple] = {}  # prefix lengths -> _redeal_plan (a cache)
-        self.redeals = redeals
-        self.card_points = card_points  # per card joining a prefix (taken back when it leaves)
-        self.move_points = move_points  # per move that lengthens a prefix
-        self.bonus_factor = bonus_factor
-        self.hint_counts = self.undo_counts = hints_and_undos_count
-        self.undo_refunds_redeal = undo_refunds_redeal
-        # the board's figures, where the hot paths read them
-        self.cols = board.cols
-        self.cells = board.cells
-        self.base = board.base
-        self.finished = board.rows * board.row_length
-        self.action_count = FIRST_MOVE + board.card_count * board.cells
-        self.card_count = board.card_count
-        figures = _FIGURES.get(board)
-        if figures is None:  # worked out once a board: the games of one board share them
-            figures = _FIGURES[board] = _figures(board)
-        self.twins, self.of_rank, self.cards_in_play, self.base_cards = figures
-        # the outcome of a seeded shuffle to come is fixed by the deal: a solver sees it
-        self.hidden_information = shuffled and redeals != 0
-
-    def new_state(self, deal: Deal) -> GridState:
-        return GridState(self, deal)
-
-    def move(self, card: int, cell: int) -> int:
-        return FIRST_MOVE + card * self.cells + cell
-
-    def lock_points(self, newly_locked: int) -> int:
-        """Points for cards joining a row's prefix in one action."""
-        if not newly_locked:
-            return 0
-        return self.card_points * newly_locked + self.move_points
-
-    def win_bonus(self, moves: int) -> int:
-        if not self.bonus_factor:
-            return 0
-        bonus = sum(5 if k < 100 else 3 if k < 200 else 1 for k in range(moves, 300))
-        return bonus * self.bonus_factor
-
-    def card_text(self, card: int) -> str:
-        """A card's code; a second deck's card is marked with ' (two-deck boards only)."""
-        return code(card) + ("'" if card >= 52 else "")
-
-    def parse_card(self, text: str) -> int:
-        t = text.strip()
-        if self.board.decks > 1 and t.endswith("'"):
-            return parse_face(t[:-1]) + 52
-        return parse_face(t)
-
-    def action_text(self, action: int) -> str:
-        if action == REDEAL:
-            return "redeal"
-        card, cell = divmod(action - FIRST_MOVE, self.cells)
-        return f"{self.card_text(card)}>{self.board.cell_name(cell)}"
-
-    def parse_canonical(self, text: str) -> int:
-        return super().parse_canonical(text.replace("-", ">"))
-
-    def parse_move(self, text: str, state: State) -> int:
-        separator = ">" if ">" in text else "-" if "-" in text else None
-        if separator:  # "7H>b5"; "7H-b5" too, which needs no quoting in a shell
-            card_text, _, cell_text = text.partition(separator)
-            return self.move(self.parse_card(card_text), self.board.parse_cell(cell_text))
-        card = self.parse_card(text)  # the click: first fitting empty cell, row-major
-        assert isinstance(state, GridState)
-        if state.where[card] == OUT:
-            raise IllegalAction(f"{self.card_text(card)} is not in this game")
-        if state.is_locked(card):
-            raise IllegalAction(f"{self.card_text(card)} is locked")
-        for gap in state.gaps:
-            if state.fits(card, gap):
-                return self.move(card, gap)
-        raise IllegalAction(f"{self.card_text(card)} fits no empty cell")
-
-
-_GRID_COMMON = """\
-Board: 4 rows (a-d) x 14 columns (0-13). The deal leaves column 0 empty and lays the 52
-cards row by row into columns 1-13 (the same cards as PySolFC's "Spaces and Aces" of the
-same number). Aces stay where they fall.
-
-A move takes one unlocked card to an empty cell. Column 0 takes any ace and nothing else.
-Any other empty cell takes the card of the same suit one rank higher than its left
-neighbour.{left_rule} A cell right of a king or of an empty cell takes nothing by that rule.
-
-Locked: an ace in column 0 and the unbroken run of its suit rising by one to its right.
-Locked cards never move again; one move may lock several cards at once.
-
-Notation: CARD>CELL, e.g. 7H>b5 (cells a0..d13); 7H-b5 is read the same way and needs
-no quoting in a shell, where > would write to a file. A card alone, e.g. 7H, is the click:
-{click}
-"""
-
-_FIXED_REDEAL = """\
-Redeal ({redeals} per attempt, any time before the game is won): every unlocked card is
-collected row by row (row a left to right, then b, ...) and laid out again column by
-column (column 0 top to bottom, then column 1, ...) into the unlocked cells, leaving each
-row one gap: its first unlocked cell. There is no randomness: the same position always
-redeals the same way.
-
-Counted moves: every card move, every redeal, every hint and every undo counts one move,
-and the counter never goes down. Undo takes back the last card move or redeal (position and
-score); it never gives back a redeal and never winds back the clock.
-
-Score: 15 for every newly locked card (an ace placed in column 0 included). On a win, a
-bonus by the number of counted moves m: each k with m <= k < 300 earns 5 when k < 100, 3
-when 100 <= k < 200, 1 when 200 <= k < 300 (0 moves would earn 900, 100 moves 400, 300 or
-more nothing){double}. The score of a won game includes its bonus.
-"""
-
-_SHUFFLE_REDEAL = """\
-Shuffle ({redeals}, any time before the game is won): every unlocked card is collected row
-by row, shuffled with the deal's own generator (PySolFC's Montana redeal), and dealt from
-the end of the shuffled list into the unlocked cells row by row, each row keeping one gap:
-its first unlocked cell. The generator's state is part of the game: undo restores it, so a
-log always replays the same cards.
-
-Counted moves: every card move and every shuffle counts one move; hints are free, and an
-undo takes the counter back to what it was before the undone action. Undo never gives back
-a shuffle and never winds back the clock.
-
-Score: +10 for each move that lengthens a locked prefix, however many cards it locks
-(placing an ace in column 0 starts a prefix and counts, decision). Shuffles cost nothing;
-the best result of a deal is the win with the fewest moves.
-"""
-
-_GRID_END = """\
-Won: all 52 cards locked. Lost: no card move and no redeal left; undo still works.
-Hint: names one legal action and changes nothing else: the first action of a winning line
-when the solver (carpet solve) finds one within the hint's budget, else the action its
-search found most promising that does not bring back a position already reached in this
-attempt; a redeal may be named while card moves exist.
-With the game over the hint says so{hint_cost}.
-After a win only restart (and hint) is accepted: the win and its score are final (decision).
-Restart plays the same deal again from the start: layout, score, counters, redeals, clock.
-"""
-
-
-def _kovrik_rules(v: GridVariant) -> str:
-    """The rules text of a kovrik game, built from its settings when first asked for."""
-    left = (" In this game it also takes the card of the same suit one rank lower than its"
-            " right neighbour (the left rule); one fitting neighbour is enough. Rows never"
-            " wrap: column 13 has no right neighbour.") if v.left_rule else ""
-    click = ("the card goes to its only fitting cell (an ace to the topmost empty cell of column 0)."
-             if v.shuffled else
-             "the card goes to the first fitting empty cell in row-major order.")
-    text = _GRID_COMMON.format(left_rule=left, click=click) + "\n"
-    if v.shuffled:
-        count = "unlimited" if v.redeals is None else f"{v.redeals} per attempt"
-        text += _SHUFFLE_REDEAL.format(redeals=count)
-    else:
-        text += _FIXED_REDEAL.format(redeals=v.redeals,
-                                     double="; this game doubles the bonus (decision)" if v.bonus_factor == 2 else "")
-    text += "\n" + _GRID_END.format(hint_cost=" and is not counted" if not v.shuffled else "")
-    return text
-
-
-# Коврик (docs/rules.md, "Grid family"): locked prefixes; 001 counts hints and undos as moves, 004 does
-# not; no game of the family gives back a redeal on undo
-_KOVRIK = dict(board=Board(), locking=True, undo_refunds_redeal=False, rules=_kovrik_rules)
-
-VARIANTS = (
-    GridVariant("kovrik", source="001", left_rule=True, shuffled=False, redeals=3, card_points=15, bonus_factor=1,
-                hints_and_undos_count=True, **_KOVRIK,
-                summary="4x14, aces to column 0, build right of one lower or left of one higher, 3 fixed-order redeals"),
-    GridVariant("kovrik-hard", source="001", shuffled=False, redeals=3, card_points=15, bonus_factor=2,
-                hints_and_undos_count=True, **_KOVRIK,
-                summary="as kovrik but right-of-one-lower only, move bonus doubled"),
-    GridVariant("kovrik-shuffle", source="004 easy", redeals=None, move_points=10, **_KOVRIK,
-                summary="right-of-one-lower only, unlimited seeded shuffles, +10 per prefix-lengthening move"),
-    GridVariant("kovrik-shuffle-2", source="004 hard", redeals=2, move_points=10, **_KOVRIK,
-                summary="as kovrik-shuffle with 2 shuffles"),
-)

@@ -1,7 +1,7 @@
 """The Montana family as PySolFC plays it: Montana, Spaces, Station, Free Parking, Blue Moon,
 Red Moon, Galary, Jungle, Spaces and Aces (docs/rules.md, "Grid family": their sections).
 
-Every game here is a grid game (``grid.py`` plays them all); this module states what makes
+Every game here is a grid game (core/grid/rules.py plays them all); this module states what makes
 each one itself: its board and deal, its build rule, its redeals and where they leave
 their spaces.  Nothing locks in these games: any card may move, even out of a row's run.
 """
@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 import textwrap
 
-from .cards import ACE
-from .grid import (ANY_SUIT_NEXT, EMPTY, SUIT_HIGHER, Board, GridVariant, ROW_NAMES, deal_beside_column_0,
-                   gap_spaces)
+from carpet.core.cards import ACE
+
+from .rules import ANY_SUIT_NEXT, EMPTY, ROW_NAMES, SUIT_HIGHER, Board, deal_beside_column_0, gap_spaces
+from .variants import GridVariant
 
 TWO = 1  # the rank index of a two
 
