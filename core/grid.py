@@ -580,6 +580,9 @@ class GridState(State):
             actions.append(REDEAL)
         return actions
 
+    def dead_end(self) -> bool:
+        return grid_proofs.dead_end(self)
+
     def progress(self) -> int:
         return sum(self.prefix)
 
@@ -809,3 +812,6 @@ VARIANTS = (
     GridVariant("kovrik-shuffle-2", source="004 hard", redeals=2, move_points=10, **_KOVRIK,
                 summary="as kovrik-shuffle with 2 shuffles"),
 )
+
+
+from . import grid_proofs  # noqa: E402  (it reads this module's names: imported once they exist)
