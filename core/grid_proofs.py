@@ -45,57 +45,81 @@ def applies(variant) -> bool:
 def reach(cells: list[int], cols: int) -> tuple[list[bool], list[int]] | None:
     """(whether each cell may ever change, the lowest rank of each suit each cell may ever
     hold: ``low[cell * 4 + suit]``, 13 for none), the module's least fixed point; None when
-    every cell may change and every rank may reach its column (nothing to prove with)."""
+    every cell may change and every rank may reach its column (nothing to prove with).
+
+    Worked out from the cells known to change, one at a time: each such cell's lows follow
+    from its left neighbour's, and what it offers (its left neighbour's lows) frees the
+    fixed cards it takes; a change of lows passes on to the right neighbour.
+    """
     n = len(cells)
     changing = [False] * n
     low = [13] * (4 * n)
+    # the fixed cards of each suit but aces, lowest rank first (released from the end), and the aces
+    fixed: list[list[tuple[int, int]]] = [[], [], [], []]
+    aces = []
+    todo = []
     for cell, card in enumerate(cells):
-        if card != EMPTY:
-            low[cell * 4 + card // 13] = card % 13
+        if card == EMPTY:
+            left = cells[cell - 1] if cell % cols else EMPTY
+            # an empty cell of column 0 can be filled (an ace is elsewhere); one elsewhere when
+            # its left neighbour is a card other than a king (a higher card of its suit fits)
+            if cell % cols == 0 or (left != EMPTY and left % 13 != KING):
+                changing[cell] = True
+                todo.append(cell)
+        else:
+            rank = card % 13
+            low[4 * cell + card // 13] = rank
+            if rank:
+                fixed[card // 13].append((rank, cell))
+            else:
+                aces.append(cell)
+    for cards in fixed:
+        cards.sort()
     # what the cells that may change offer: the lowest rank of each suit one of them (not in
-    # column 0) may have as its left neighbour, and whether one of column 0 may change; like
-    # the rest, these only grow, so a pass that changes nothing has reached the fixed point
+    # column 0) may have as its left neighbour, and whether one of column 0 may change
     offer = [13, 13, 13, 13]
     column_0 = False
-    grew = True
-    while grew:
-        grew = False
+    while todo:
+        cell = todo.pop()
+        col = cell % cols
+        at = 4 * cell
+        lowered = False
+        if col == 0:
+            for i in range(at, at + 4):
+                if low[i]:
+                    low[i] = 0  # any ace may come here
+                    lowered = True
+            if not column_0:
+                column_0 = True  # every ace may move to a cell of column 0 other than its own
+                for ace in aces:
+                    if not changing[ace]:
+                        changing[ace] = True
+                        todo.append(ace)
+        else:
+            for suit in range(4):
+                left = low[at - 4 + suit]
+                if left < offer[suit]:
+                    offer[suit] = left  # it takes any card of the suit above its left neighbour
+                    cards = fixed[suit]
+                    while cards and cards[-1][0] > left:
+                        freed = cards.pop()[1]
+                        if not changing[freed]:
+                            changing[freed] = True
+                            todo.append(freed)
+                if left < KING and left + 1 < low[at + suit]:
+                    low[at + suit] = left + 1  # the card that fills it, when it empties
+                    lowered = True
         if column_0 and offer == [0, 0, 0, 0]:
             # every card may move (an ace to column 0, any other beside an ace) and every cell
             # then take the rank of its column: the checks of dead_end below all pass
             return None
-        for cell in range(n):
-            col = cell % cols
-            at = 4 * cell
-            if not changing[cell]:
-                card = cells[cell]
-                if card == EMPTY:
-                    if col and low[at - 4] >= KING and low[at - 3] >= KING and low[at - 2] >= KING \
-                            and low[at - 1] >= KING:
-                        continue  # beside an empty cell or a king for good: it stays empty
-                elif card % 13 == 0:
-                    if not column_0:
-                        continue  # an ace moves only to another cell of column 0 that may change
-                elif offer[card // 13] >= card % 13:
-                    continue  # no cell that may change takes it (so far)
-                changing[cell] = grew = True
-            # a cell that may change may be (or become) empty and be filled by what fits there
-            if col == 0:
-                if not column_0:
-                    column_0 = grew = True
-                for suit in range(at, at + 4):
-                    if low[suit]:
-                        low[suit] = 0
-                        grew = True
-                continue
-            for suit in range(4):
-                left = low[at - 4 + suit]
-                if left < offer[suit]:
-                    offer[suit] = left
-                    grew = True
-                if left < KING and left < low[at + suit] - 1:
-                    low[at + suit] = left + 1
-                    grew = True
+        right = cell + 1
+        if col + 1 < cols and (lowered or not changing[right]):
+            if changing[right]:
+                todo.append(right)  # its lows and what it offers follow this cell's
+            elif cells[right] == EMPTY and min(low[at:at + 4]) < KING:
+                changing[right] = True  # an empty cell beside one that may hold a card it takes
+                todo.append(right)
     return changing, low
 
 
@@ -117,11 +141,19 @@ def dead_end(state) -> bool:
     changing, low = reached
     last = variant.board.row_length  # the column a win leaves empty (13 on Spaces and Aces' board)
     for row in range(variant.board.rows):
+        start = row * cols
+        ace = cells[start]
+        # the suit this row must finish in, when its ace stays in column 0 for good
+        fixed_suit = ace // 13 if ace != EMPTY and not changing[start] else None
         suit = None
         for col in range(cols):
-            cell = row * cols + col
-            if col < last and min(low[4 * cell:4 * cell + 4]) > col:
-                return True  # no card of the rank a win puts here can ever be here
+            cell = start + col
+            if col < last:
+                if fixed_suit is not None:
+                    if low[4 * cell + fixed_suit] > col:
+                        return True  # the card of the row's suit a win puts here can never be here
+                elif min(low[4 * cell:4 * cell + 4]) > col:
+                    return True  # no card of the rank a win puts here can ever be here
             if changing[cell]:
                 continue
             card = cells[cell]
