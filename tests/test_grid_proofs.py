@@ -18,7 +18,7 @@ from carpet.core.game import PLAYING
 from carpet.core.grid import EMPTY, GridState
 from carpet.core.solver import solve
 
-from test_solver import breadth_first, exact_key
+from test_solver import QUICK_WINS, breadth_first, endgames, exact_key
 
 GAME = "spaces-and-aces"
 quick = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -143,27 +143,15 @@ def test_dead_positions_reached_in_play_confirmed_breadth_first():
 
 def test_solver_answers_near_the_end_agree_with_breadth_first():
     # positions off a won line by a few random actions, solved with the proof and searched without it
-    session = Session(get_game(GAME), parse_deal("6"))
-    line = solve(session, nodes=150_000).line
-    assert line
-    rng = random.Random(0)
     answers = []
-    for cut in (6, 10, 14, 18):
-        for wander in range(6):
-            state = get_game(GAME).new_state(parse_deal("6"))
-            for action in line[:len(line) - cut]:
-                state.apply(action)
-            for _ in range(wander * 3):
-                if state.status != PLAYING:
-                    break
-                state.apply(rng.choice(state.legal_actions()))
-            if state.status != PLAYING:
-                continue
-            truth = breadth_first(state, exact_key, limit=30_000)
-            if truth is None:
-                continue
-            here = Session(state.variant, parse_deal("6"))
-            here.state.restore(state.snapshot())
-            assert solve(here, nodes=2_000_000).result == ("won" if truth else "unwinnable")
-            answers.append(truth)
+    for state in endgames(GAME, cuts=(6, 10, 14, 18), walks=6):
+        if state.status != PLAYING:
+            continue
+        truth = breadth_first(state, exact_key, limit=30_000)
+        if truth is None:
+            continue
+        here = Session(state.variant, parse_deal(str(QUICK_WINS[GAME])))  # the deal endgames() plays
+        here.state.restore(state.snapshot())
+        assert solve(here, nodes=2_000_000).result == ("won" if truth else "unwinnable")
+        answers.append(truth)
     assert answers.count(True) >= 3 and answers.count(False) >= 1
