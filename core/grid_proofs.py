@@ -1,37 +1,39 @@
 """Proofs that a grid position can no longer be won (the solver's ``dead_end``, core/game.py).
 
 Plain functions over a :class:`~carpet.core.grid.GridState`'s public attributes (``cells``,
-``variant``, ``redeals_used``); the state class hooks them in with one line.
+``variant``); the state class hooks them in with one line.
 
 Spaces and Aces (build any higher card of the suit, no redeal, nothing locked) is the game
 they serve: it never loses a card for good, so without a proof its search never ends.  The
-proof here finds the cells that can never change again and asks whether the win needs them
-to change.
+proof finds the cells that can never change again, and the lowest rank of each suit that
+each cell can ever hold, and asks whether the win needs more.
 
-**The cells that may change** are worked out as the least set closed under the rules of a
+They are worked out as the least fixed point of these rules, which follow the rules of a
 move (a card goes to an empty cell; column 0 takes an ace of any suit; another empty cell a
 card of its left neighbour's suit and of a higher rank, nothing beside an empty cell or a
 king):
 
-- an empty cell may be filled: in column 0 always (an ace is elsewhere); elsewhere when its
-  left neighbour holds a card other than a king, or may change;
-- a card may move: an ace when a cell of column 0 other than its own may change (be or
-  become empty); another card when some cell that may change, not in column 0, has a left
-  neighbour that may change or that holds a lower card of its suit.
+- an empty cell may change (be filled): in column 0 always (an ace is elsewhere); elsewhere
+  when its left neighbour may hold a card other than a king;
+- a card may move: an ace when a cell of column 0 other than its own may change; another
+  card when some cell that may change, not in column 0, has a left neighbour that may hold
+  a lower card of its suit;
+- every cell may hold its own card; a cell that may change also any ace (column 0), or a card
+  of each suit one rank above the lowest its left neighbour may hold (elsewhere).
 
-By induction on the moves of any line, the first cell to change outside that set would
-need one of those conditions to hold with only the cells of the set changed before it: so
-every other cell keeps what it holds for good.  A win puts rank c (ace 0) in column c of
-every row, one suit to a row, and leaves the last column empty; a cell kept for good that
-breaks this proves the position lost.
+By induction on the moves of any line: a move's target is empty and its card fits the left
+neighbour there, so the target is a cell that may change and the card's rank is at least
+the target's lowest; its source is a cell that may change by the second rule.  So a cell
+outside the set keeps its card (or its emptiness) for good, and no cell ever holds a card
+below its lowest.  A win puts rank c (ace 0) in column c of every row, one suit to a row
+(the suit of the row's ace, when that ace stays in column 0 for good), and leaves the last
+column empty: a position where that cannot happen is lost.
 """
 
 from __future__ import annotations
 
 from .cards import KING
 from .grid import EMPTY, SUIT_HIGHER
-
-#: the rank a winning row puts in a column is the column's number (ace 0 .. king 12)
 
 
 def applies(variant) -> bool:
