@@ -613,6 +613,9 @@ class GridState(State):
             actions.append(REDEAL)
         return actions
 
+    def dead_end(self) -> bool:
+        return proofs.dead_end(self)
+
     def progress(self) -> int:
         return sum(self.prefix)
 
@@ -636,3 +639,6 @@ class GridState(State):
                         away += 1
             bound += v.win_bonus(moves + away)
         return bound
+
+
+from . import proofs  # noqa: E402  (it reads this module's names: imported once they exist)

@@ -1,0 +1,157 @@
+"""The grid family's dead-end proof (core/grid/proofs.py), cross-checked against searches without it.
+
+Spaces and Aces is the game it serves: the cells it calls fixed never change along any line
+played (the claim the proof rests on), and a position it calls dead has no win by a plain
+breadth-first search (tests/test_solver.py: every legal action, no pruning, no order).
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from carpet.core import GAMES, Session, get_game, parse_deal
+from carpet.core.grid import proofs as grid_proofs
+from carpet.core.game import PLAYING
+from carpet.core.grid import EMPTY, GridState
+from carpet.core.solver import solve
+
+from test_solver import QUICK_WINS, breadth_first, endgames, exact_key
+
+GAME = "spaces-and-aces"
+quick = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def walk(deal: int, rng: random.Random, steps: int) -> GridState:
+    """The deal's position after up to ``steps`` random legal actions."""
+    state = get_game(GAME).new_state(parse_deal(str(deal)))
+    for _ in range(steps):
+        if state.status != PLAYING:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def finished_rows(*broken: list[str | None]) -> list[list[str | None]]:
+    """Rows A..K of ♣ ♦ ♥ in turn after the rows given (four rows in all), last column empty."""
+    rows = list(broken)
+    for suit in "CDH"[:4 - len(rows)]:
+        rows.append([f"{r}{suit}" for r in "A23456789TJQK"] + [None])
+    return rows
+
+
+# --- which games it speaks for -------------------------------------------------------------
+
+def test_only_spaces_and_aces_is_judged():
+    grid = [g for g in sorted(GAMES) if get_game(g).family == "grid"]
+    assert [g for g in grid if grid_proofs.applies(get_game(g))] == [GAME]
+    # a game with redeals is never judged, even in a position the proof would call dead
+    state = get_game("blue-moon").new_state(parse_deal("1"))
+    assert state.dead_end() is False
+
+
+# --- hand-made positions ---------------------------------------------------------------------
+
+def test_a_card_stuck_out_of_place_for_good():
+    # 5♠ before 4♠: only a cell beside A-3♠ or 4♠ could ever take 5♠ away, and those cells never
+    # empty (the only live cell is beside Q♥, and K♥ alone fits there)
+    spades = ["AS", "2S", "3S", "5S", "4S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", None]
+    hearts = [f"{r}H" for r in "A23456789TJQ"] + [None, "KH"]
+    rows = [spades, hearts] + finished_rows()[:2]
+    state = GridState.from_rows(get_game(GAME), rows)
+    assert state.status == PLAYING and state.dead_end()
+    assert breadth_first(state, exact_key) is False
+    session = Session(state.variant, parse_deal("1"))
+    session.state.restore(state.snapshot())
+    assert solve(session).result == "unwinnable"
+
+
+def test_a_position_one_move_from_the_win_is_not_dead():
+    hearts = [f"{r}H" for r in "A23456789TJQ"] + [None, "KH"]
+    rows = [[f"{r}S" for r in "A23456789TJQK"] + [None], hearts] + finished_rows()[:2]
+    state = GridState.from_rows(get_game(GAME), rows)
+    assert not state.dead_end()
+    assert breadth_first(state, exact_key) is True
+
+
+def test_an_empty_cell_for_good_where_a_win_needs_a_card():
+    # a gap beside K♠ in column 5 stays empty while K♠ stays, and K♠ stays: every cell that
+    # could take it (beside a lower spade) is filled for good
+    spades = ["AS", "2S", "3S", "4S", "KS", None, "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS"]
+    hearts = [f"{r}H" for r in "A23456789TJQ"] + [None, "KH"]
+    rows = [spades, hearts] + finished_rows()[:2]
+    state = GridState.from_rows(get_game(GAME), rows)
+    assert state.status == PLAYING and state.dead_end()
+    assert breadth_first(state, exact_key) is False
+
+
+# --- the claim the proof rests on, over positions reached in play ------------------------------
+
+@quick
+@given(deal=st.integers(1, 5000), seed=st.integers(0, 2**32), steps=st.integers(0, 150))
+def test_cells_called_fixed_never_change_and_ranks_stay_in_reach(deal, seed, steps):
+    rng = random.Random(seed)
+    state = walk(deal, rng, steps)
+    reached = grid_proofs.reach(state.cells, state.variant.cols)
+    if reached is None:
+        return  # nothing claimed
+    changing, low = reached
+    fixed = {cell: card for cell, card in enumerate(state.cells) if not changing[cell]}
+    for _ in range(120):  # a random line on from there: nothing it does breaks the claim
+        if state.status != PLAYING:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+        for cell, card in fixed.items():
+            assert state.cells[cell] == card
+        for cell, card in enumerate(state.cells):
+            if card != EMPTY:
+                assert card % 13 >= low[4 * cell + card // 13]
+
+
+@quick
+@given(deal=st.integers(1, 5000), seed=st.integers(0, 2**32))
+def test_a_position_called_dead_has_no_win(deal, seed):
+    rng = random.Random(seed)
+    state = walk(deal, rng, 0)
+    for _ in range(250):  # play at random until the proof speaks, then search without it
+        if state.status != PLAYING:
+            return
+        state.apply(rng.choice(state.legal_actions()))
+        if state.status == PLAYING and state.dead_end():
+            assert breadth_first(state, exact_key, limit=5_000) is not True
+            return
+
+
+def test_dead_positions_reached_in_play_confirmed_breadth_first():
+    rng = random.Random(5)
+    confirmed = 0
+    for deal in range(1, 80):
+        state = walk(deal, rng, 0)
+        for _ in range(200):
+            if state.status != PLAYING:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+            if state.status == PLAYING and state.dead_end():
+                found = breadth_first(state, exact_key, limit=5_000)
+                assert found is not True, deal
+                confirmed += found is False
+                break
+    assert confirmed >= 10
+
+
+def test_solver_answers_near_the_end_agree_with_breadth_first():
+    # positions off a won line by a few random actions, solved with the proof and searched without it
+    answers = []
+    for state in endgames(GAME, cuts=(6, 10, 14, 18), walks=6):
+        if state.status != PLAYING:
+            continue
+        truth = breadth_first(state, exact_key, limit=30_000)
+        if truth is None:
+            continue
+        here = Session(state.variant, parse_deal(str(QUICK_WINS[GAME])))  # the deal endgames() plays
+        here.state.restore(state.snapshot())
+        assert solve(here, nodes=2_000_000).result == ("won" if truth else "unwinnable")
+        answers.append(truth)
+    assert answers.count(True) >= 3 and answers.count(False) >= 1
