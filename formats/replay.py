@@ -16,9 +16,9 @@ only work that cannot change the result:
   (for a version-2 binary log only when a reader asks for the readings: verification
   needs their sums alone, :class:`DeltaEvents`);
 - runs of moves given as version-2 action codes are played in bulk: for a family whose
-  rules are written once (carpet, core/carpet/), by the session's loop over its codes and
-  its primitives (core/session.py, ``play_codes``); for grid and quilt by their bulk
-  replays (core/grid_replay.py, core/quilt_replay.py: fast copies of decoding, the
+  rules are written once (carpet, core/carpet/; quilt, core/quilt/), by the session's loop over
+  its codes and its primitives (core/session.py, ``play_codes``); for grid by its bulk
+  replay (core/grid_replay.py: a fast copy of decoding, the
   legality checks and the transition, and of the deal), and the plain ``decode`` and
   ``apply`` for anything unusual, so that every refusal is the plain rules' own, at the
   same event.
