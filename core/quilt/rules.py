@@ -406,8 +406,7 @@ class QuiltState(QuiltSearch):
             return self._reserve_game_has_action()
         if self.stock or (self.waste and self.redeals_used < self.variant.redeals):
             return True
-        need, loc, cells = self.need, self.loc, self.cells
-        wanted = [f for f in need if f >= 0]
+        wanted = [f for f in self.need if f >= 0]
         if self.waste:
             face = self.waste[-1] % 52
             if face in wanted:
@@ -416,7 +415,12 @@ class QuiltState(QuiltSearch):
                 wanted.append(face + 1)
             if face % 13 != 0:
                 wanted.append(face - 1)
-        for face in wanted:
+        return self._any_available(wanted)
+
+    def _any_available(self, faces) -> bool:
+        """Whether a copy (either deck's) of one of ``faces`` lies available on the quilt."""
+        loc, cells = self.loc, self.cells
+        for face in faces:
             for card in (face, face + 52):
                 cell = loc[card]
                 if cell >= 0 and available_in(cells, cell):
@@ -438,7 +442,6 @@ class QuiltState(QuiltSearch):
         tops = {pile[-1] % 52 for pile in reserves if pile}
         if not tops.isdisjoint(need):
             return True
-        loc, cells = self.loc, self.cells
         wanted = [face for face in need if face >= 0]
         for face in tops:
             rank = face % 13
@@ -448,12 +451,7 @@ class QuiltState(QuiltSearch):
                 wanted.append(face + 1)
             if rank:
                 wanted.append(face - 1)
-        for face in wanted:
-            for card in (face, face + 52):
-                cell = loc[card]
-                if cell >= 0 and available_in(cells, cell):
-                    return True
-        return False
+        return self._any_available(wanted)
 
     def update_status(self) -> None:
         if self.on_found == DECK_CARDS:
