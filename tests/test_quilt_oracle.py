@@ -7,18 +7,13 @@ the codes) against the oracle played event by event."""
 from __future__ import annotations
 
 import random
-from array import array
 
 import pytest
 
-from carpet.core import GAMES, Session, parse_deal
-from carpet.core.autoplay import play_out
-from carpet.core.game import FIRST_ACTION
-from carpet.formats.codec import decoder
-from carpet.formats.replay import kernel_of
+from carpet.core import GAMES, Session
 
 import quilt_oracle as oracle
-from replaytools import codes_of
+from oracletools import bulk_is_the_oracle, deals, every_action_everywhere
 
 QUILTS = ["crazy-quilt", "indian-carpet", "persian-carpet"]
 
@@ -42,11 +37,6 @@ def seen(state) -> dict:
     return position(state)
 
 
-def deals(rng, count: int) -> list:
-    return [parse_deal(t) for t in [str(rng.randint(1, 31999)) for _ in range(count)]
-            + [f"ms{rng.randrange(1, 2**33)}", str(rng.randrange(32000, 10**20))]]
-
-
 @pytest.mark.parametrize("name", QUILTS)
 def test_the_deal_is_the_oracles(name):
     variant = GAMES[name]
@@ -64,37 +54,9 @@ def test_every_action_in_every_position_is_the_oracles(name, player):
     oracle accepts and reach its position; legal_actions is that set; the status is the oracle's."""
     variant = GAMES[name]
     rng = random.Random(f"{name} {player}")
-    every = [a for a in range(FIRST_ACTION, variant.action_count) if variant.valid_index(a)]
-    assert sorted(variant.text(a) for a in every) == sorted(oracle.texts(variant))
-    text = {a: variant.text(a) for a in every}
     statuses = set()
     for deal in deals(rng, 1):
-        session = Session(variant, deal)
-        if player:
-            play_out(session, 40)
-            line = [a for a, _ in session.events]
-            session = Session(variant, deal)
-        for k in range(60):
-            state = session.state
-            here = seen(state)
-            statuses.add(state.status)
-            assert state.status == oracle.status(variant, here)
-            accepted = []
-            for action in every:
-                want = oracle.play(variant, here, text[action])
-                snap = state.snapshot()
-                done = state.step(action)
-                assert done == (want is not None), (deal.text, k, text[action])
-                if done:
-                    accepted.append(action)
-                    assert seen(state) == want
-                    state.restore(snap)
-                else:
-                    assert position(state) == here  # a refusal changes nothing
-            assert state.legal_actions() == accepted  # (index order: the canonical order)
-            if not accepted:
-                break
-            session.act(line[k] if player and k < len(line) else rng.choice(accepted), 0)
+        statuses |= every_action_everywhere(oracle, variant, deal, rng, 60, 40 if player else 0, seen, position)
     assert "playing" in statuses
 
 
@@ -104,8 +66,6 @@ def test_a_log_replayed_in_bulk_is_the_oracle_event_by_event(name):
     where the oracle refuses and leaves the oracle's position, codes changed at random on the way."""
     variant = GAMES[name]
     rng = random.Random(f"bulk {name}")
-    play = kernel_of(variant, True)
-    top = 215 + variant.action_count
     for deal in deals(rng, 2):
         session = Session(variant, deal)
         for _ in range(300):  # random play: refusals, reserve moves and redeals come up more than in a player's
@@ -113,19 +73,4 @@ def test_a_log_replayed_in_bulk_is_the_oracle_event_by_event(name):
             if not actions:
                 break
             session.act(rng.choice(actions), 0)
-        codes = codes_of(session)
-        for rate in (0, 0.05):
-            mixed = [rng.randrange(3, top) if rng.random() < rate else code for code in codes]
-            state = variant.new_state(deal)
-            actions = array("I")
-            stop = play(state, mixed, 0, len(mixed), actions, decoder(state))
-            p = oracle.deal(variant, deal)
-            for k, action in enumerate(actions):
-                p = oracle.play(variant, p, variant.text(action))
-                assert p is not None, (deal.text, k)
-            assert seen(state) == p
-            assert rate or stop == len(mixed)
-            if stop < len(mixed) and mixed[stop] > 2 and oracle.status(variant, p) != "won":
-                action = decoder(state)(state, mixed[stop])  # what stopped it: no action, or one refused
-                assert (action < FIRST_ACTION or not variant.valid_index(action)
-                        or oracle.play(variant, p, variant.text(action)) is None)
+        bulk_is_the_oracle(oracle, variant, session, rng, 215 + variant.action_count, seen)
