@@ -1,6 +1,6 @@
-"""The differential checks of a family's rules (written once in core/FAMILY/) against its plain
-oracle (tests/FAMILY_oracle.py: ``deal``, ``play`` by action text, ``texts``, ``status``), shared by
-tests/test_carpet_oracle.py and tests/test_quilt_oracle.py."""
+"""The differential checks of a family's rules (written once in its package under core/) against
+its plain oracle (tests/carpet_oracle.py, tests/quilt_oracle.py: ``deal``, ``play`` by action text,
+``texts``, ``status``), shared by tests/test_carpet_oracle.py and tests/test_quilt_oracle.py."""
 
 from __future__ import annotations
 
