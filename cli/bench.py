@@ -9,10 +9,8 @@ on the machine moves both sides alike.
   verify path of commit 778fb62: msgspec decode, a Session.act per event with a
   snapshot before every action and the status after it).  The old side runs this
   engine's plain rules (``new_state``, ``State.apply``), so the ratio is that of the
-  reading path alone: the new side's bulk replay (core/quilt_replay.py) is a fast
-  copy of those rules, written for the one replay and pinned to them by
-  tests/test_fast_replay.py; carpet's and grid's rules are written once (core/carpet/,
-  core/grid/), so there both sides run the same rules and the ratio is the reading path's alone.
+  reading path alone: every family's rules are written once (core/carpet/, core/grid/,
+  core/quilt/), so both sides run the same rules and the ratio is the reading path's alone.
   Games: the built-in player's games with human-paced clocks (0.1-4 s between
   actions), and random 2,000-event games full of hints, undos and restarts.
   ``--old-python`` compares with another install of carpet itself instead (commit 778fb62

@@ -29,8 +29,6 @@ class Family:
     #: the module that prints and reads its positions as text (write, read: docs/format.md,
     #: "Positions as text"), which core/position.py asks
     positions: Callable[[], ModuleType] | None = None
-    #: its bulk replay of a log's codes where it keeps a fast copy of its rules (quilt), else None
-    bulk: Callable[[], ModuleType] | None = None
     #: the hint's node budget (None: the solver's HINT_NODES)
     hint_nodes: int | None = None
     #: deals a survey hands out at a time, by player (core/players.py): about a tenth of a second to
@@ -78,8 +76,8 @@ def _carpet_positions() -> ModuleType:
 
 
 def _quilt_positions() -> ModuleType:
-    from . import quilt_position
-    return quilt_position
+    from .quilt import position
+    return position
 
 
 def _quilt() -> ModuleType:
@@ -87,9 +85,9 @@ def _quilt() -> ModuleType:
     return quilt
 
 
-def _quilt_replay() -> ModuleType:
-    from . import quilt_replay
-    return quilt_replay
+def _quilt_codes() -> ModuleType:
+    from .quilt import codes
+    return codes
 
 
 _KOVRIK = ("kovrik", "kovrik-hard", "kovrik-shuffle", "kovrik-shuffle-2")
@@ -106,7 +104,7 @@ FAMILIES: dict[str, Family] = {family.name: family for family in (
            chunks={"simple": 400, "hint": 25},
            preload=("carpet.core.carpet",)),
     Family("quilt", {game: _quilt for game in ("crazy-quilt", "indian-carpet", "persian-carpet")},
-           renderer="draw_quilt", positions=_quilt_positions, bulk=_quilt_replay, hint_nodes=15_000,
+           renderer="draw_quilt", positions=_quilt_positions, codes=_quilt_codes, hint_nodes=15_000,
            chunks={"simple": 2, "hint": 1},
            preload=("carpet.core.quilt",)),
 )}

@@ -23,6 +23,8 @@ from .errors import BadAction, IllegalAction
 from .numbering import Deal
 
 HINT, UNDO, RESTART = 0, 1, 2
+#: what a family's decode or play gives for a log code that names no action in its position
+NO_ACTION = -1
 FIRST_ACTION = 3
 META_WORDS = {"hint": HINT, "undo": UNDO, "restart": RESTART}
 META_TEXT = {v: k for k, v in META_WORDS.items()}

@@ -1,7 +1,7 @@
 """Positions as text: one line, like chess's FEN (docs/format.md, "Positions as text").
 
 The first field is the game id; the rest is the family's (the module its record in
-core/families.py names: ``grid/position.py``, ``carpet/position.py``, ``quilt_position.py``
+core/families.py names: ``grid/position.py``, ``carpet/position.py``, ``quilt/position.py``
 read and print them).  What all families share
 lives here: splitting a line into fields, reading a run of cards as people type them,
 counting the cards of a position (each once, or twice in the two-deck games), the

@@ -16,16 +16,14 @@ only work that cannot change the result:
   (for a version-2 binary log only when a reader asks for the readings: verification
   needs their sums alone, :class:`DeltaEvents`);
 - runs of moves given as version-2 action codes are played in bulk: for a family whose
-  rules are written once (carpet, core/carpet/; grid, core/grid/), by the session's loop over
-  its codes and its primitives (core/session.py, ``play_codes``); for quilt by its bulk
-  replay (core/quilt_replay.py: a fast copy of decoding, the legality checks and the
-  transition, and of the deal), and the plain ``decode`` and ``apply`` for anything unusual,
-  so that every refusal is the plain rules' own, at the same event.
+  rules are written once (each family's package under core/), by the session's loop over
+  its codes and its primitives (core/session.py, ``play_codes``): every refusal is the
+  rules' own, at the same event.
 
 docs/format.md ("Replaying") states the same rules; tests/test_replay.py pins the
 result to ``Session.act`` event by event on random games of every variant, and
-tests/test_fast_replay.py the bulk replays to the plain ``apply`` (every field of the
-position, the refused event and its message).
+tests/test_*_oracle.py each family's rules to a plain reference written apart (every
+field of the position, the refused event and its message).
 """
 
 from __future__ import annotations
@@ -342,13 +340,7 @@ def _fast(variant):
     except KeyError:
         pass
     family = FAMILIES.get(variant.family)
-    module = None
-    if family is not None and family.codes is not None:
-        module = _RulesOnce(family.codes().play)
-    elif family is not None and family.bulk is not None:
-        module = family.bulk()
-        if not module.plays(variant):
-            module = None
+    module = None if family is None or family.codes is None else _RulesOnce(family.codes().play)
     _FAST[variant.id] = module
     return module
 

@@ -18,12 +18,10 @@ core/carpet/rules.py keeps it, and tests/test_codec.py pins their round trip.
 
 from __future__ import annotations
 
-from carpet.core.game import FIRST_ACTION
+from carpet.core.game import FIRST_ACTION, NO_ACTION
 
 from .rules import ACTION_COUNT, CELL_TO_FOUNDATION, EMPTY, STOCK_FILL, TURN, WASTE_FILL, WASTE_TO_FOUNDATION
 
-#: decode's answer for a code that names no action in this position
-NO_ACTION = -1
 UP, WASTE_UP, TURN_CODE, WASTE_GAP, STOCK_GAP, INDEX = 3, 7, 8, 9, 29, 49
 
 

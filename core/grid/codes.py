@@ -19,10 +19,10 @@ pins their round trip.
 
 from __future__ import annotations
 
+from carpet.core.game import NO_ACTION
+
 from .rules import FIRST_MOVE, REDEAL
 
-#: decode's answer for a code that names no action in this position
-NO_ACTION = -1
 REDEAL_CODE, UP, DOWN, NONE_FROM, ANY = 3, 4, 8, 12, 15
 
 

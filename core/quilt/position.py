@@ -18,9 +18,11 @@ text names the same position, the digest of which is that of the copies as read.
 
 from __future__ import annotations
 
-from .position import (EMPTY, BadPosition, Position, count_cards, fill_unseen, read_cards, read_count,
+from carpet.core.position import (EMPTY, BadPosition, Position, count_cards, fill_unseen, read_cards, read_count,
                        read_rows, take_fields, write_cards, write_rows)
-from .quilt import CELLS, COLS, DOWN, DOWN_BASES, RESERVES, ROWS, UP, UP_BASES, QuiltState, QuiltVariant, cell_name
+from .board import CELLS, COLS, DOWN, DOWN_BASES, RESERVES, ROWS, UP, UP_BASES, cell_name
+from .rules import QuiltState
+from .variants import QuiltVariant
 
 _SUIT_NAMES = ("clubs", "spades", "hearts", "diamonds")
 

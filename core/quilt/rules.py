@@ -1,0 +1,520 @@
+"""The quilt family's rules, written once: the position, the deal, and each transition as a
+small primitive that plays its action or refuses it.
+
+Every path runs these: ``Session.act`` (through :meth:`QuiltState.apply`), the one replay of a
+log (formats/replay.py, through core/quilt/codes.py's ``play``), the solver, the hint and the
+survey players.  A primitive (``_up``, ``_onto_waste``, ``_onto_reserve``, ``_turn``,
+``_redeal``) checks its whole rule (the variant's included), plays it, brings the status up to
+date and returns True, or returns False having changed nothing; the reason for a refusal is
+worked out only then (:meth:`QuiltState.why_not`).  The board, its places and action numbers:
+core/quilt/board.py; the search's questions: core/quilt/search.py.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+from carpet.core.cards import CODES, SUITS, code
+from carpet.core.errors import IllegalAction
+from carpet.core.game import LOST, PLAYING, PLUS_ONE, WON
+from carpet.core.numbering import Deal, fast_dealing_order
+
+from .board import (ACTION_COUNT, BASES, CELL_TO_FOUNDATION, CELL_TO_RESERVE, CELL_TO_WASTE, CELLS, COLS,
+                    DECK_CARDS, DOWN, DOWN_BASES, EMPTY, FIRST_MOVE, FIRST_RESERVE, REDEAL_KIND,
+                    REDEAL, RESERVE_TO_FOUNDATION, RESERVE_TO_RESERVE, RESERVES, ROWS, TARGETS, TO_RESERVE, TO_WASTE,
+                    TURN, TURN_KIND, UP, UP_BASES, WASTE, WASTE_TO_FOUNDATION, adjacent, available_in, cell_name,
+                    orientation, pile_name, source_name, split, target_name)
+from .search import QuiltSearch
+
+_BASES = bytes(sorted(BASES))  # card ids are bytes: the deal drops the bases by bytes.translate
+# what a pile holding its base alone takes next: the up piles the two, the down piles the queen
+_FIRST_NEED = tuple(base + 1 for base in UP_BASES) + tuple(base - 1 for base in DOWN_BASES)
+
+
+class QuiltState(QuiltSearch):
+    """A quilt position.
+
+    ``cells`` holds 65 entries, the last (``OFF``) always empty, so that availability is
+    two look-ups.  ``stock`` (top last), ``waste`` (top last), the foundation piles and
+    the reserves (top last) are tuples, replaced when they change, so that a snapshot can
+    share them.  ``loc[card]`` is the card's quilt cell or -1; ``need[pile]`` the face the
+    pile takes next (-1 once complete).
+    """
+
+    __slots__ = ("cells", "stock", "waste", "found", "reserves", "loc", "need", "in_quilt",
+                 "on_found")
+
+    variant: "QuiltVariant"  # noqa: F821 (core/quilt/variants.py)
+
+    def __init__(self, variant, deal: Deal | None) -> None:
+        self.variant = variant
+        self.redeals_used = 0
+        self.status = PLAYING
+        if deal is None:
+            return  # filled by arranged()
+        order, _ = fast_dealing_order(deal, DECK_CARDS, generator=False)  # no draw after the deal
+        rest = list(bytes(order).translate(None, _BASES))  # the eight bases start the foundations
+        self.cells = rest[:CELLS] + [EMPTY]
+        others = rest[CELLS:]
+        if variant.has_reserves:
+            self.stock = ()
+            self.reserves = [tuple(others[k::RESERVES]) for k in range(RESERVES)]
+        else:
+            others.reverse()
+            self.stock = tuple(others)  # the next card dealt is the last
+            self.reserves = [()] * RESERVES
+        self.waste = ()
+        self.found = [(card,) for card in UP_BASES + DOWN_BASES]
+        loc = [-1] * DECK_CARDS
+        for cell, card in enumerate(rest[:CELLS]):
+            loc[card] = cell
+        self.loc = loc
+        self.in_quilt = CELLS
+        self.need = list(_FIRST_NEED)
+        self.on_found = 8
+        self.score = 0
+        self.update_status()
+
+    @classmethod
+    def arranged(cls, variant, *, quilt, stock=(), waste=(), foundations=None,
+                 reserves=None, redeals_used: int = 0) -> "QuiltState":
+        """A chosen position (for tests and puzzles); card ids, EMPTY/None for holes.
+
+        ``quilt``: 64 cells row-major (or 8 rows of 8); ``stock``: top first; ``waste``:
+        bottom first; ``foundations``: 8 piles bottom first (up ♣ ♠ ♥ ♦, down ♣ ♠ ♥ ♦),
+        just the bases when omitted; ``reserves``: 8 piles bottom first.  Cards are not
+        checked for completeness.
+        """
+        state = cls(variant, None)
+        quilt = list(quilt)
+        cells = [c for row in quilt for c in row] if len(quilt) == ROWS else quilt
+        if len(cells) != CELLS:
+            raise ValueError("a quilt has 64 cells")
+        state.cells = [EMPTY if c is None else c for c in cells] + [EMPTY]
+        state.stock = tuple(reversed(stock))
+        state.waste = tuple(waste)
+        if foundations is None:
+            foundations = [(card,) for card in UP_BASES + DOWN_BASES]
+        state.found = [tuple(pile) for pile in foundations]
+        state.reserves = [tuple(p) for p in reserves] if reserves is not None else [()] * RESERVES
+        state.redeals_used = redeals_used
+        state._reindex()
+        state.update_status()
+        return state
+
+    def _reindex(self) -> None:
+        loc = [-1] * DECK_CARDS
+        n = 0
+        for cell in range(CELLS):
+            card = self.cells[cell]
+            if card != EMPTY:
+                loc[card] = cell
+                n += 1
+        self.loc = loc
+        self.in_quilt = n
+        self.need = [self._pile_need(pile) for pile in range(8)]
+        self.on_found = sum(len(p) for p in self.found)
+        self.score = self.on_found - 8
+
+    def _pile_need(self, pile: int) -> int:
+        n = len(self.found[pile])
+        if n >= 13:
+            return -1
+        suit = pile % 4
+        return suit * 13 + (n if pile < DOWN else 12 - n)
+
+    # --- what the rules ask of a position --------------------------------------------------
+    def is_available(self, cell: int) -> bool:
+        """Whether a card lies in ``cell`` and one of its short sides touches no card."""
+        return available_in(self.cells, cell)
+
+    def available(self) -> list[int]:
+        """The cells whose cards are available now, row-major."""
+        cells = self.cells
+        return [cell for cell in range(CELLS) if available_in(cells, cell)]
+
+    orientation = staticmethod(orientation)
+
+    def top(self, source: int) -> int:
+        """The card at a source place (a cell, the waste top, a reserve top), or EMPTY."""
+        if source < CELLS:
+            return self.cells[source]
+        pile = self.waste if source == WASTE else self.reserves[source - FIRST_RESERVE]
+        return pile[-1] if pile else EMPTY
+
+    # --- the transitions -------------------------------------------------------------------
+    # Each checks its whole rule, plays it, brings the status up to date and returns True; or
+    # returns False having changed nothing.  apply (by action) and codes.play (by log code)
+    # only choose which one to call.  A stock game's reserves are always empty and a reserve
+    # game's stock and waste too, so a source or a target the game lacks refuses by itself,
+    # but for the one move that takes an empty place: onto an empty reserve (_onto_reserve).
+    def _up(self, source: int, pile: int) -> bool:
+        """SOURCE>UC..DD: the card at ``source`` (an available quilt card, the waste top, a
+        reserve's top) to foundation ``pile`` if the pile takes it next."""
+        cells = self.cells
+        if source < CELLS:
+            card = cells[source]
+            if card < 0 or self.need[pile] != card % 52 or not available_in(cells, source):
+                return False
+        else:
+            card = self.top(source)
+            if card < 0 or self.need[pile] != card % 52:
+                return False
+        self._take(source)
+        self._found_push(pile, card)
+        self.update_status()
+        return True
+
+    def _onto_waste(self, cell: int) -> bool:
+        """a1>w (stock games): an available quilt card onto the waste top, same suit, one rank apart
+        (an empty waste takes nothing)."""
+        waste = self.waste
+        if not waste or not available_in(self.cells, cell) or not adjacent(self.cells[cell] % 52, waste[-1] % 52):
+            return False
+        self.waste = waste + (self._take(cell),)
+        self.update_status()
+        return True
+
+    def _onto_reserve(self, source: int, r: int) -> bool:
+        """SOURCE>r1..r8 (persian-carpet): an available quilt card or another reserve's top onto
+        reserve ``r``'s top, same suit, one rank apart; an empty reserve takes any of them but a
+        reserve's only card (moving it would change nothing but its number)."""
+        if not self.variant.has_reserves or source == WASTE or source == FIRST_RESERVE + r:
+            return False
+        card = self.top(source)
+        if card < 0 or (source < CELLS and not available_in(self.cells, source)):
+            return False
+        onto = self.reserves[r]
+        if onto:
+            if not adjacent(card % 52, onto[-1] % 52):
+                return False
+        elif source >= FIRST_RESERVE and len(self.reserves[source - FIRST_RESERVE]) == 1:
+            return False
+        self._take(source)
+        self.reserves[r] = onto + (card,)
+        self.update_status()
+        return True
+
+    def _turn(self) -> bool:
+        """turn: the stock's top onto the waste."""
+        stock = self.stock
+        if not stock:
+            return False
+        self.waste += (stock[-1],)
+        self.stock = stock[:-1]
+        self.update_status()
+        return True
+
+    def _redeal(self) -> bool:
+        """redeal: with the stock empty, the waste turned over as it lies to be the stock again
+        (the card first dealt to the waste comes first), while redeals are left."""
+        if self.stock or not self.waste or self.redeals_used >= self.variant.redeals:
+            return False
+        self.stock = self.waste[::-1]
+        self.waste = ()
+        self.redeals_used += 1
+        self.update_status()
+        return True
+
+    def _take(self, source: int) -> int:
+        if source < CELLS:
+            card = self.cells[source]
+            self.cells[source] = EMPTY
+            self.loc[card] = -1
+            self.in_quilt -= 1
+        elif source == WASTE:
+            card = self.waste[-1]
+            self.waste = self.waste[:-1]
+        else:
+            k = source - FIRST_RESERVE
+            pile = self.reserves[k]
+            card = pile[-1]
+            self.reserves[k] = pile[:-1]
+        return card
+
+    def _found_push(self, pile: int, card: int) -> None:
+        found = self.found[pile] + (card,)
+        self.found[pile] = found
+        if len(found) >= 13:
+            self.need[pile] = -1
+        else:
+            self.need[pile] += 1 if pile < DOWN else -1
+        self.on_found += 1
+        self.score = self.on_found - 8
+
+    def step(self, action: int) -> bool:
+        """Play ``action`` if the rules allow it here: whether it was played (if not, nothing changed)."""
+        kind = self.variant.kinds[action] if 0 <= action < ACTION_COUNT else 0
+        if kind == CELL_TO_FOUNDATION or kind == WASTE_TO_FOUNDATION or kind == RESERVE_TO_FOUNDATION:
+            source, target = divmod(action - FIRST_MOVE, TARGETS)
+            return self._up(source, target)
+        if kind == TURN_KIND:
+            return self._turn()
+        if kind == CELL_TO_WASTE:
+            return self._onto_waste((action - FIRST_MOVE) // TARGETS)
+        if kind == CELL_TO_RESERVE or kind == RESERVE_TO_RESERVE:
+            source, target = divmod(action - FIRST_MOVE, TARGETS)
+            return self._onto_reserve(source, target - TO_RESERVE)
+        if kind == REDEAL_KIND:
+            return self._redeal()
+        return False
+
+    def apply(self, action: int) -> None:
+        """Play ``action``, or raise IllegalAction (the reason worked out then) having changed nothing."""
+        if not self.step(action):
+            raise IllegalAction(self.why_not(action))
+
+    def why_not(self, action: int) -> str:
+        """Why ``action`` is refused here (called only on a refusal)."""
+        variant = self.variant
+        if self.status == WON:
+            return "the game is won"
+        kind = variant.kinds[action] if 0 <= action < ACTION_COUNT else 0
+        if not kind:
+            return f"not a {variant.id} action: {action}"
+        if kind == TURN_KIND:
+            if self.waste and self.redeals_used < variant.redeals:
+                return "the stock is empty: redeal to turn the waste over"
+            return "the stock is empty"
+        if kind == REDEAL_KIND:
+            if self.stock:
+                return "the stock is not empty yet: a redeal turns the waste over only when it is"
+            if not self.waste:
+                return "nothing to redeal: the waste is empty"
+            return "no redeals left"
+        source, target = split(action)
+        card = self.top(source)
+        if card == EMPTY:
+            if source < CELLS:
+                return f"{cell_name(source)} is empty"
+            return "the waste is empty" if source == WASTE else f"{source_name(source)} is empty"
+        if source < CELLS and not available_in(self.cells, source):
+            return f"{cell_name(source)} ({code(card)}) is not available: both its short sides touch cards"
+        if target < 8:
+            if self.need[target] < 0:
+                return f"{code(card)} cannot go to {pile_name(target)}: it is complete"
+            return (f"{code(card)} does not fit {pile_name(target)}: it takes "
+                    f"{CODES[self.need[target]]} next")
+        if target == TO_WASTE:
+            if not self.waste:
+                return "the waste is empty: a quilt card goes only onto a waste card"
+            return (f"{code(card)} does not go on the waste's {code(self.waste[-1] % 52)}: "
+                    "same suit, one rank up or down")
+        reserve = self.reserves[target - TO_RESERVE]
+        if not reserve:
+            return f"{source_name(source)} holds one card: moving it to an empty reserve changes nothing"
+        return (f"{code(card)} does not go on {target_name(target)}'s {code(reserve[-1] % 52)}: "
+                "same suit, one rank up or down")
+
+    def is_legal(self, action: int) -> bool:
+        if self.status == WON:
+            return False
+        snap = self.snapshot()
+        if not self.step(action):
+            return False
+        self.restore(snap)
+        return True
+
+    # --- what every path reads --------------------------------------------------------------
+    def legal_actions(self) -> list[int]:
+        if self.status == WON:
+            return []
+        cells, need = self.cells, self.need
+        reserves_game = self.variant.has_reserves
+        actions = []
+        if reserves_game:
+            onto, empty = self._reserve_targets()
+        waste_face = self.waste[-1] % 52 if self.waste else -1
+        if reserves_game and empty:
+            movable = self.available()  # any of them may go to an empty reserve
+        else:
+            # only a card that some pile takes can move: look those cards up
+            wanted = [f for f in need if f >= 0]
+            if reserves_game:
+                wanted += onto
+            elif waste_face >= 0:
+                wanted += (f for f in (waste_face - 1, waste_face + 1) if adjacent(f, waste_face))
+            loc = self.loc
+            movable = []
+            for face in wanted:
+                for card in (face, face + 52):
+                    cell = loc[card]
+                    if cell >= 0 and available_in(cells, cell):
+                        movable.append(cell)
+            movable = sorted(set(movable))
+        for cell in movable:
+            face = cells[cell] % 52
+            base = FIRST_MOVE + cell * TARGETS
+            if face in need:
+                for pile in range(8):
+                    if need[pile] == face:
+                        actions.append(base + pile)
+            if reserves_game:
+                fitting = onto.get(face)
+                if fitting:
+                    targets = sorted(fitting + empty) if empty else fitting
+                else:
+                    targets = empty
+                for k in targets:
+                    actions.append(base + TO_RESERVE + k)
+            elif waste_face >= 0 and adjacent(face, waste_face):
+                actions.append(base + TO_WASTE)
+        if waste_face >= 0 and waste_face in need:
+            base = FIRST_MOVE + WASTE * TARGETS
+            for pile in range(8):
+                if need[pile] == waste_face:
+                    actions.append(base + pile)
+        if reserves_game:
+            for k, reserve in enumerate(self.reserves):
+                if not reserve:
+                    continue
+                face = reserve[-1] % 52
+                base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
+                if face in need:
+                    for pile in range(8):
+                        if need[pile] == face:
+                            actions.append(base + pile)
+                fitting = onto.get(face, [])
+                targets = fitting if len(reserve) == 1 or not empty else sorted(fitting + empty)
+                for j in targets:
+                    actions.append(base + TO_RESERVE + j)
+        elif self.stock:
+            actions.append(TURN)
+        elif self.waste and self.redeals_used < self.variant.redeals:
+            actions.append(REDEAL)
+        return actions
+
+    def _reserve_targets(self) -> tuple[dict[int, list[int]], list[int]]:
+        """(face -> reserves whose top it fits, in order; the empty reserves)."""
+        onto: dict[int, list[int]] = {}
+        empty = []
+        for k, reserve in enumerate(self.reserves):
+            if not reserve:
+                empty.append(k)
+                continue
+            top = reserve[-1] % 52
+            rank = top % 13
+            if rank:
+                onto.setdefault(top - 1, []).append(k)
+            if rank != 12:
+                onto.setdefault(top + 1, []).append(k)
+        return onto, empty
+
+    def has_action(self) -> bool:
+        """Whether any action is legal (cheap: the usual cases are decided at once)."""
+        if self.variant.has_reserves:
+            return self._reserve_game_has_action()
+        if self.stock or (self.waste and self.redeals_used < self.variant.redeals):
+            return True
+        wanted = [f for f in self.need if f >= 0]
+        if self.waste:
+            face = self.waste[-1] % 52
+            if face in wanted:
+                return True
+            if face % 13 != 12:
+                wanted.append(face + 1)
+            if face % 13 != 0:
+                wanted.append(face - 1)
+        return self._any_available(wanted)
+
+    def _any_available(self, faces) -> bool:
+        """Whether a copy (either deck's) of one of ``faces`` lies available on the quilt."""
+        loc, cells = self.loc, self.cells
+        for face in faces:
+            for card in (face, face + 52):
+                cell = loc[card]
+                if cell >= 0 and available_in(cells, cell):
+                    return True
+        return False
+
+    def _reserve_game_has_action(self) -> bool:
+        reserves, need = self.reserves, self.need
+        if () in reserves:
+            # an empty reserve takes any available quilt card, and a non-empty quilt always
+            # has one: in its topmost non-empty row a vertical card has nothing above it, and
+            # a row of horizontal cards only has holes beside them; it also takes any
+            # reserve's top card with another card under it
+            if self.in_quilt:
+                return True
+            for pile in reserves:
+                if len(pile) > 1:
+                    return True
+        tops = {pile[-1] % 52 for pile in reserves if pile}
+        if not tops.isdisjoint(need):
+            return True
+        wanted = [face for face in need if face >= 0]
+        for face in tops:
+            rank = face % 13
+            if rank != 12:
+                if face + 1 in tops:
+                    return True  # the two tops go onto each other
+                wanted.append(face + 1)
+            if rank:
+                wanted.append(face - 1)
+        return self._any_available(wanted)
+
+    def update_status(self) -> None:
+        if self.on_found == DECK_CARDS:
+            self.status = WON
+        elif self.has_action():  # cheap where it can be: a stock to turn decides at once
+            self.status = PLAYING
+        else:
+            self.status = LOST
+
+    def update_won(self) -> None:
+        self.status = WON if self.on_found == DECK_CARDS else PLAYING
+
+    # --- saving ---------------------------------------------------------------------------
+    def snapshot(self) -> tuple:
+        """The position, with what :meth:`_reindex` would work out kept too (a restore needs none)."""
+        return (tuple(self.cells), self.stock, self.waste, tuple(self.found), tuple(self.reserves),
+                self.redeals_used, self.status, tuple(self.loc), self.in_quilt, tuple(self.need), self.on_found)
+
+    def restore(self, snap: tuple) -> None:
+        cells, self.stock, self.waste, found, reserves, self.redeals_used, self.status, loc, self.in_quilt, \
+            need, on_found = snap
+        self.cells = list(cells)
+        self.found = list(found)
+        self.reserves = list(reserves)
+        self.loc = list(loc)
+        self.need = list(need)
+        self.on_found = on_found
+        self.score = on_found - 8
+
+    def layout(self) -> dict:
+        found = {
+            "up": {SUITS[s]: code(self.found[UP + s][-1]) for s in range(4)},
+            "down": {SUITS[s]: code(self.found[DOWN + s][-1]) for s in range(4)},
+        }
+        quilt = [[None if c == EMPTY else code(c) for c in self.cells[r * COLS:(r + 1) * COLS]]
+                 for r in range(ROWS)]
+        if self.variant.has_reserves:
+            return {"foundations": found, "quilt": quilt,
+                    "reserves": [[code(c) for c in r] for r in self.reserves]}
+        return {"foundations": found, "quilt": quilt,
+                "stock": [code(c) for c in reversed(self.stock)],
+                "waste": [code(c) for c in self.waste]}
+
+    def position_bytes(self) -> bytes:
+        """Cells (card id + 1, 0 for a hole), then each pile bottom first (card ids), with
+        255 between the parts, then the redeals used.
+
+        Card ids, not codes: the two decks' copies differ, so equal bytes mean equal
+        positions exactly.  (The cells as signed bytes, a hole -1, translated by PLUS_ONE.)
+        """
+        parts = [array("b", self.cells[:CELLS]).tobytes().translate(PLUS_ONE), bytes(reversed(self.stock)),
+                 bytes(self.waste), *map(bytes, self.found)]
+        if self.variant.has_reserves:
+            parts += map(bytes, self.reserves)
+        parts.append(bytes((self.redeals_used,)))
+        return b"\xff".join(parts)
+
+    def all_cards(self) -> list[int]:
+        cards = [c for c in self.cells[:CELLS] if c != EMPTY]
+        cards += self.stock
+        cards += self.waste
+        for pile in self.found:
+            cards += pile
+        for pile in self.reserves:
+            cards += pile
+        return cards

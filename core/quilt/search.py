@@ -1,0 +1,281 @@
+"""What the solver, the hint and the simple player ask of a quilt position (core/game.py, "What a
+solver may use"): how promising an action looks, the search's orders, dead ends, safe actions and
+the position as the search keys it.  A mixin of ``QuiltState`` (core/quilt/rules.py), which holds
+the position and the rules these ask through it.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+from carpet.core.game import State
+
+from .board import (_N1, _N2, CELLS, COLS, DECK_CARDS, DOWN, EMPTY, FIRST_RESERVE, REDEAL, ROWS,
+                    TO_RESERVE, TO_WASTE, TURN, UP, WASTE, available_in, move_action, split)
+
+_FACE_PLUS_ONE = tuple(c % 52 + 1 for c in range(DECK_CARDS)) + (0,)  # face + 1; EMPTY (-1) -> 0
+_FACE_OR_NONE = tuple(c % 52 for c in range(DECK_CARDS)) + (255,)  # face; EMPTY (-1) -> 255
+_FACE_TABLE = bytes(b % 52 if b < DECK_CARDS else b for b in range(256))  # card id -> face, for translate
+# face -> its rank when of the given suit, else 255 (to drop): per suit, for translate
+_SUIT_RANKS = tuple(bytes(b - 13 * s if 13 * s <= b < 13 * s + 13 else 255 for b in range(256))
+                    for s in range(4))
+
+
+class QuiltSearch(State):
+    __slots__ = ()
+
+    def action_rank(self, action: int) -> int:
+        """How promising an action looks at a glance (higher first); the simple player's
+        look-ahead (core/autoplay.py) and the solver order actions by it."""
+        if action == TURN:
+            return 20
+        if action == REDEAL:
+            return 1
+        source, target = split(action)
+        if target < 8:
+            rank = 100
+            if source < CELLS:
+                rank += self._frees(source)
+            return rank
+        if target == TO_WASTE:
+            return 50 + self._frees(source)
+        # onto a reserve
+        onto = self.reserves[target - TO_RESERVE]
+        if source < CELLS:
+            return (40 if onto else 10) + self._frees(source)
+        pile = self.reserves[source - FIRST_RESERVE]
+        need = self.need
+        for depth in range(1, min(len(pile), 40)):
+            if pile[-1 - depth] % 52 in need:
+                return 60 - depth  # digs towards a card a foundation takes
+        if len(pile) == 1:
+            return 30  # empties a reserve (onto a card: a lone card never goes to an empty one)
+        return 3 if onto else 2
+
+    #: how many orders of the actions :meth:`search_actions` offers (order 0 the usual one)
+    search_orders = 8
+    #: the spread of the other orders: a jitter of up to this much on action_rank's scale
+    ORDER_JITTER = 60
+
+    def search_actions(self, order: int = 0) -> list[int]:
+        """The legal actions, by :meth:`action_rank` (order 0), or by the rank plus a jitter
+        (up to ORDER_JITTER) fixed by the position, the action and ``order`` (its CRC-32).
+
+        The ranks are rough: which of two near-equal moves comes first (build on the waste or
+        turn, this foundation move or that) decides much, and an order that always makes the
+        same choice goes the same wrong way from every position of a deal.  Orders 1.. rank
+        the near-equals as other players would, each the same on every machine; with the
+        same position key (copies of a card alike) they give the same order.
+        """
+        actions = self.legal_actions()
+        if len(actions) > 1:
+            rank = self.action_rank
+            if order:
+                salt = zlib.crc32(self.search_key(), order)
+                scale = self.ORDER_JITTER / 4294967296
+
+                def rank(action: int, plain=rank) -> float:
+                    return plain(action) + zlib.crc32(action.to_bytes(2, "little"), salt) * scale
+            actions.sort(key=rank, reverse=True)
+        return actions
+
+    def dead_end(self) -> bool:
+        """True when the game can no longer be won (for the search; False may still be a dead
+        end): the waste is blocked for good (:meth:`waste_blocked`), or some suit could not be
+        finished even if every quilt card were free to play at any time (:func:`_suit_stuck`)."""
+        if self.variant.has_reserves:
+            return False
+        if self.waste_blocked():
+            return True
+        need, redeals = self.need, self.variant.redeals - self.redeals_used
+        cells = bytes(map(_FACE_OR_NONE.__getitem__, self.cells))
+        waste = bytes(self.waste).translate(_FACE_TABLE)
+        stock = bytes(reversed(self.stock)).translate(_FACE_TABLE)
+        for suit in range(4):
+            ranks = _SUIT_RANKS[suit]
+            in_waste = waste.translate(ranks).replace(b"\xff", b"")
+            in_stock = stock.translate(ranks).replace(b"\xff", b"")
+            if not in_waste and not in_stock:
+                continue  # only quilt cards left: free in this relaxation
+            free = bytes(sorted(cells.translate(ranks).replace(b"\xff", b"")))
+            up, down = need[UP + suit], need[DOWN + suit]
+            if _suit_stuck(13 if up < 0 else up % 13, -1 if down < 0 else down % 13, free, in_waste,
+                           in_stock, redeals):
+                return True
+        return False
+
+    def waste_blocked(self) -> bool:
+        """With no redeal left the waste only ever loses its top card, to a foundation, so the
+        waste's cards of one suit, read top down, must split into a rising run for the up
+        pile (above what it holds) and a falling run for the down pile (below what it holds);
+        True when they cannot.  (The simple player's look-ahead uses this test alone.)
+        """
+        if self.variant.has_reserves or self.redeals_used < self.variant.redeals or len(self.waste) < 2:
+            return False
+        runs: list[list[int]] = [[], [], [], []]
+        for card in reversed(self.waste):
+            face = card % 52
+            runs[face // 13].append(face % 13)
+        for suit, run in enumerate(runs):
+            if len(run) < 2:
+                continue
+            # (highest rank on the up pile, lowest on the down pile) still possible
+            ends = {(len(self.found[UP + suit]) - 1, 13 - len(self.found[DOWN + suit]))}
+            for r in run:
+                after = set()
+                for up, down in ends:
+                    if r > up:
+                        after.add((r, down))
+                    if r < down:
+                        after.add((up, r))
+                if not after:
+                    return True
+                ends = after
+        return False
+
+    def _frees(self, cell: int) -> int:
+        """How many cards become available when ``cell`` empties (0..4)."""
+        cells = self.cells
+        freed = 0
+        r, c = divmod(cell, COLS)
+        for n in ((cell - COLS) if r else -1, (cell + COLS) if r < ROWS - 1 else -1,
+                  (cell - 1) if c else -1, (cell + 1) if c < COLS - 1 else -1):
+            if n >= 0 and cells[n] != EMPTY:
+                # n's short side touches cell only if they are aligned that way
+                if cell in (_N1[n], _N2[n]) and cells[_N1[n] if _N2[n] == cell else _N2[n]] != EMPTY:
+                    freed += 1
+        return freed
+
+    #: every win scores the same, so a safe action never costs a win any score
+    safe_keeps_score = True
+
+    def search_key(self) -> bytes:
+        """The position by faces: the two decks' copies of a card obey the same rules, so
+        positions that differ only in which copy lies where have the same future; the
+        reserves (Persian Carpet) are all alike, so their order does not matter either."""
+        parts = [bytes(map(_FACE_PLUS_ONE.__getitem__, self.cells)), bytes(map(len, self.found)),
+                 bytes(self.stock).translate(_FACE_TABLE), bytes(self.waste).translate(_FACE_TABLE)]
+        if self.variant.has_reserves:
+            parts += sorted(bytes(pile).translate(_FACE_TABLE) for pile in self.reserves)
+        parts.append(bytes((self.redeals_used,)))
+        return b"\xff".join(parts)
+
+    def safe_action(self) -> int | None:
+        """A card to its foundation where that cannot spoil a win: the card's suit is
+        *crossed*, its up pile needing a higher rank than its down pile.
+
+        Then every card of the suit still in play has one copy left and one pile to go to,
+        and nothing placed on the card (on the waste or a reserve) could ever do better than
+        go up itself: a run built on it must go up (or down) in order anyway.
+        """
+        need = self.need
+        for suit in range(4):
+            up, down = need[UP + suit], need[DOWN + suit]
+            if (13 if up < 0 else up % 13) <= (-1 if down < 0 else down % 13):
+                continue
+            for pile in (UP + suit, DOWN + suit):
+                face = need[pile]
+                if face < 0:
+                    continue
+                action = self._play_of(face, pile)
+                if action is not None:
+                    return action
+        return None
+
+    def _play_of(self, face: int, pile: int) -> int | None:
+        """A legal move of a card with ``face`` to ``pile``, from the quilt, the waste or a reserve."""
+        cells, loc = self.cells, self.loc
+        for card in (face, face + 52):
+            cell = loc[card]
+            if cell >= 0 and available_in(cells, cell):
+                return move_action(cell, pile)
+        if self.waste and self.waste[-1] % 52 == face:
+            return move_action(WASTE, pile)
+        for k, reserve in enumerate(self.reserves):
+            if reserve and reserve[-1] % 52 == face:
+                return move_action(FIRST_RESERVE + k, pile)
+        return None
+
+    def progress(self) -> int:
+        return self.on_found * 4 - self.in_quilt
+
+    def win_score_bound(self, moves: int) -> int:
+        return DECK_CARDS - 8  # every win puts every card up: its score is fixed
+
+
+
+#: answers of _suit_stuck already worked out (the same suit situation recurs all through a search)
+_STUCK: dict = {}
+#: positions _suit_stuck may look at before it gives up (and says "not stuck")
+_STUCK_BUDGET = 20000
+
+
+def _suit_stuck(up: int, down: int, free: tuple, waste: tuple, stock: tuple, redeals: int) -> bool:
+    """Whether one suit could not be finished even if its quilt cards were free to play at any
+    moment (a relaxation: every real win gives a win here, so True proves a dead end).
+
+    ``up``/``down``: the ranks the two piles take next (13 and -1 once complete); ``free``:
+    the ranks of the suit's quilt cards, sorted; ``waste`` (bottom first) and ``stock`` (next
+    first): the ranks of the suit's cards there, the other suits left out (they only block
+    more); ``redeals`` left.  Ranks come as bytes.  The
+    relaxed game is searched exhaustively, up to _STUCK_BUDGET positions (then: not stuck).
+    """
+    memo = (up, down, free, waste, stock, redeals)
+    known = _STUCK.get(memo)
+    if known is not None:
+        return known
+    counts = [0] * 13
+    for rank in free:
+        counts[rank] += 1
+    start = (up, down, tuple(counts), tuple(waste), tuple(stock), redeals)
+    seen = {start}
+    todo = [start]
+    stuck = True
+    while todo:
+        if len(seen) > _STUCK_BUDGET:
+            stuck = False  # gave up: no proof
+            break
+        u, d, fr, wa, st, rd = todo.pop()
+        # plays that cannot hurt here, made at once: a card whose rank only one pile still
+        # takes (the suit crossed), a quilt card when both copies are in the quilt, the waste
+        # top when the other copy is in the quilt (it can serve the other pile at any time)
+        while True:
+            crossed = u > d
+            if wa and wa[-1] == u and (crossed or fr[u]):
+                u, wa = u + 1, wa[:-1]
+            elif wa and wa[-1] == d and (crossed or fr[d]):
+                d, wa = d - 1, wa[:-1]
+            elif u <= 12 and fr[u] and (crossed or fr[u] == 2):
+                fr, u = fr[:u] + (fr[u] - 1,) + fr[u + 1:], u + 1
+            elif d >= 0 and fr[d] and (crossed or fr[d] == 2):
+                fr, d = fr[:d] + (fr[d] - 1,) + fr[d + 1:], d - 1
+            else:
+                break
+        if u > 12 and d < 0:
+            stuck = False
+            break
+        children = []
+        if wa:
+            top = wa[-1]
+            if top == u:
+                children.append((u + 1, d, fr, wa[:-1], st, rd))
+            if top == d:
+                children.append((u, d - 1, fr, wa[:-1], st, rd))
+        if u <= 12 and fr[u]:
+            children.append((u + 1, d, fr[:u] + (fr[u] - 1,) + fr[u + 1:], wa, st, rd))
+        if d >= 0 and fr[d]:
+            children.append((u, d - 1, fr[:d] + (fr[d] - 1,) + fr[d + 1:], wa, st, rd))
+        if st:
+            children.append((u, d, fr, wa + st[:1], st[1:], rd))
+        elif wa and rd:
+            children.append((u, d, fr, (), wa, rd - 1))  # the first dealt to the waste comes first
+        for child in children:
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    if len(_STUCK) > 200_000:
+        _STUCK.clear()
+    _STUCK[memo] = stuck
+    return stuck
+
+
