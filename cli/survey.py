@@ -24,8 +24,8 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
                "--deals", help="The deal numbers, a range like 1-100000 (or one number).",
                show_default=False)] = None,
            player: Annotated[str, typer.Option(
-               "--player", help="simple (the built-in player), hint (follows the hint) or solve (the "
-               "solver, --nodes per deal).")] = "simple",
+               "--player", help="simple (the built-in player), hint (follows the hint), seen (follows the "
+               "hint that sees only what the player has seen) or solve (the solver, --nodes per deal).")] = "simple",
            nodes: Annotated[Optional[int], typer.Option(
                "--nodes", min=1, help="The solver's node budget per deal (solve only; default: the "
                "solver's own).", show_default=False)] = None,
