@@ -10,8 +10,8 @@ This module answers as such a player would, through public APIs only (the positi
    (core/position.py) with every stock card never face up in this attempt written ``??`` and
    the grid generator left out.  Cards enter a stock only at its top (an undo puts back a card
    just turned; a quilt redeal turns the waste over when the stock is empty) and leave it only
-   from the top, so the cards never seen are the bottom ones, as many as the shortest the stock
-   has been in the attempt.  A position typed as text has no attempt behind it: its whole stock
+   from the top, so the cards never seen are the bottom ones, as many as the fewest the stock
+   has held in the attempt (its events replayed, undone positions included: they were seen).  A position typed as text has no attempt behind it: its whole stock
    is unseen, named or written ``??``.
 2. :meth:`Seen.samples` deals ``k`` orders consistent with it: the unseen cards shuffled (a
    grid game: a generator drawn) by a generator seeded from that text alone, so the same seen
@@ -41,16 +41,18 @@ import weakref
 from dataclasses import dataclass
 
 from .errors import IllegalAction
-from .game import PLAYING, WON, State
+from .game import PLAYING, RESTART, WON, State
 from .position import Position, read, seeded_generator, write
 from .session import Session
 
-#: the samples one seen hint solves, and the solver's budget in each (nodes): chosen by
-#: measurement (docs/rules.md, "What a hint may look at"; tests/seen_measure.py)
-SAMPLES = 12
-SAMPLE_NODES = 2_000
-#: where a node costs more (the quilt family's, about six times a carpet node's), fewer of them
-SAMPLE_NODES_BY_FAMILY = {"quilt": 500, "grid": 1_000}
+#: the samples one seen hint solves, and the solver's budget in each (nodes), by family where
+#: a node costs more (a quilt node about six times a carpet node, and a quilt hint has many more
+#: actions to weigh): chosen by measurement (docs/rules.md, "What a hint may look at";
+#: tests/seen_measure.py)
+SAMPLES = 8
+SAMPLE_NODES = 1_000
+SAMPLES_BY_FAMILY = {"quilt": 4}
+SAMPLE_NODES_BY_FAMILY = {"quilt": 300, "grid": 500}
 #: ``carpet solve --seen``: the orders sampled, and the budget in each
 CHANCE_SAMPLES = 100
 CHANCE_NODES = 20_000
@@ -123,31 +125,40 @@ def _stock_size(text: str) -> int:
     return 0
 
 
-#: per session: id(snapshot) -> (snapshot, its stock's size), so that a player asking a hint
-#: at every move writes each position of the attempt once
-_SIZES: "weakref.WeakKeyDictionary[Session, dict[int, tuple[object, int]]]" = weakref.WeakKeyDictionary()
+class _Memory:
+    """A player's memory of one session's attempt: a copy of the session that has played its
+    events so far, and the fewest cards its stock has held since the last restart."""
+
+    __slots__ = ("shadow", "done", "fewest")
+
+    def __init__(self, session: Session) -> None:
+        self.shadow = Session(session.variant, session.deal)
+        self.done = 0
+        self.fewest = _stock_size(write(self.shadow.state))
+
+    def catch_up(self, events) -> int:
+        """Play the events not played yet (undone positions were seen too); the fewest since."""
+        for action, clock_ms in events[self.done:]:
+            self.shadow.act(action, clock_ms)
+            size = _stock_size(write(self.shadow.state))
+            self.fewest = size if action == RESTART else min(self.fewest, size)
+        self.done = len(events)
+        return self.fewest
+
+
+_MEMORY: "weakref.WeakKeyDictionary[Session, _Memory]" = weakref.WeakKeyDictionary()
 
 
 def seen_of(session: Session) -> Seen:
     """What the player of ``session`` has seen: its position, the bottom cards of the stock that
-    were never face up in this attempt written ``??``."""
+    were never face up in this attempt (an undone position was seen too) written ``??``."""
     text = write(session.state)
     size = _stock_size(text)
-    if size:
-        sizes = _SIZES.setdefault(session, {})
-        scratch = None
-        for snap in session.attempt_snapshots():
-            known = sizes.get(id(snap))
-            if known is None or known[0] is not snap:
-                if scratch is None:
-                    from .solver import working_copy
-
-                    scratch = working_copy(session)
-                scratch.restore(snap)
-                known = sizes[id(snap)] = (snap, _stock_size(write(scratch)))
-            size = min(size, known[1])
-            if not size:
-                break
+    if size and session.events is not None:
+        memory = _MEMORY.get(session)
+        if memory is None or memory.done > len(session.events):
+            memory = _MEMORY[session] = _Memory(session)
+        size = min(size, memory.catch_up(session.events))
     return seen_text(text, size)
 
 
@@ -163,7 +174,12 @@ def sample_nodes(variant) -> int:
     return SAMPLE_NODES_BY_FAMILY.get(variant.family, SAMPLE_NODES)
 
 
-def seen_hint(session: Session, samples: int = SAMPLES, nodes: int | None = None) -> int | None:
+def sample_count(variant) -> int:
+    """The samples a seen hint of this game solves."""
+    return SAMPLES_BY_FAMILY.get(variant.family, SAMPLES)
+
+
+def seen_hint(session: Session, samples: int | None = None, nodes: int | None = None) -> int | None:
     """The action the seen hint names for ``session``, or None when the game is over."""
     if session.status != PLAYING:
         return None
@@ -177,7 +193,7 @@ def seen_hint(session: Session, samples: int = SAMPLES, nodes: int | None = None
     return _vote(session.variant, seen, _fresh(session, working_copy(session)), samples, nodes)
 
 
-def position_hint(position: Position, samples: int = SAMPLES, nodes: int | None = None) -> int | None:
+def position_hint(position: Position, samples: int | None = None, nodes: int | None = None) -> int | None:
     """The seen hint for a position typed as text (its ``??`` allowed), or None when it is over."""
     seen = seen_of_position(position)
     state = position.with_order(sorted(position.unseen))
@@ -210,40 +226,54 @@ def _fresh(session: Session, state: State) -> list[int]:
     return fresh or legal
 
 
-def _vote(variant, seen: Seen, candidates: list[int], samples: int, nodes: int | None) -> int | None:
+def _vote(variant, seen: Seen, candidates: list[int], samples: int | None, nodes: int | None) -> int | None:
     if not candidates:
         return None
     if len(candidates) == 1:
         return candidates[0]
-    from .solver import solve
-
     nodes = sample_nodes(variant) if nodes is None else nodes
+    samples = sample_count(variant) if samples is None else samples
     drawn = [(position, order, position.with_order(order)) for position, order in seen.samples(samples)]
-    first_state = drawn[0][2]
-    allowed = set(candidates)
     # an action the family calls safe (it never spoils a win: core/game.py) in every sample
     safe = {getattr(state, "safe_action", lambda: None)() for _, _, state in drawn}
-    if len(safe) == 1 and (only := safe.pop()) in allowed:
+    if len(safe) == 1 and (only := safe.pop()) in candidates:
         return only
-    lines: list[list[int]] = []  # winning lines found so far, in the order found
-    votes: dict[int, int] = {}
-    for position, order, state in drawn:
-        winner = next((line for line in lines if _wins(state, line)), None)
-        if winner is None:
-            sample = Session(variant, _Sampled(position, order), state=state)
-            found = solve(sample, nodes=nodes)
-            if found.result != "won" or not found.line or found.line[0] not in allowed:
-                continue
-            lines.append(found.line)
-            winner = found.line
-        votes[winner[0]] = votes.get(winner[0], 0) + 1
-    if votes:
-        rank = {line[0]: i for i, line in reversed(list(enumerate(lines)))}
-        return max(votes, key=lambda a: (votes[a], -rank[a]))
-    from .autoplay import simple_action
+    return _vote_each(variant, drawn, candidates, nodes)
 
-    simple = simple_action(first_state)
-    return simple if simple in allowed else candidates[0]
+
+def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
+    """Each candidate action played in every sample and the position after it solved: the action
+    winnable in most samples; ties to the first in the order of the candidates (legal order).
+    A position after an action is first tried with the lines that won earlier samples after it
+    (a replay costs its length, a search hundreds of nodes).  When no sample is won after any
+    action: the simple player's action in the first sample (core/autoplay.py), which reads only
+    the table."""
+    from .autoplay import simple_action
+    from .solver import solve
+
+    best, best_wins = None, 0
+    for action in candidates:
+        lines: list[list[int]] = []
+        wins = 0
+        for position, order, state in drawn:
+            start = state.snapshot()
+            try:
+                state.apply(action)
+                if state.status == WON or any(_wins(state, line) for line in lines):
+                    wins += 1
+                    continue
+                found = solve(Session(variant, _Sampled(position, order), state=state), nodes=nodes)
+                if found.result == "won":
+                    wins += 1
+                    lines.append(found.line)
+            finally:
+                state.restore(start)
+        if wins > best_wins:
+            best, best_wins = action, wins
+    if best is None:
+        simple = simple_action(drawn[0][2])
+        best = simple if simple in candidates else candidates[0]
+    return best
 
 
 def _wins(state: State, line: list[int]) -> bool:
