@@ -238,12 +238,17 @@ def _vote(variant, seen: Seen, candidates: list[int], samples: int | None, nodes
     safe = {getattr(state, "safe_action", lambda: None)() for _, _, state in drawn}
     if len(safe) == 1 and (only := safe.pop()) in candidates:
         return only
+    # the actions the family finds worth trying, in its order (core/game.py: one it leaves out
+    # reaches the same position as one it keeps, e.g. a fill of another gap of the carpet)
+    worth = getattr(drawn[0][2], "search_actions", None)
+    if worth is not None:
+        candidates = [a for a in worth() if a in candidates] or candidates
     return _vote_each(variant, drawn, candidates, nodes)
 
 
 def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
     """Each candidate action played in every sample and the position after it solved: the action
-    winnable in most samples; ties to the first in the order of the candidates (legal order).
+    winnable in most samples; ties to the first in the order of the candidates (the family's).
     A position after an action is first tried with the lines that won earlier samples after it
     (a replay costs its length, a search hundreds of nodes).  When no sample is won after any
     action: the simple player's action in the first sample (core/autoplay.py), which reads only
