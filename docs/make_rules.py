@@ -54,8 +54,9 @@ deals 8 orders consistent with it (4 in the quilt family), from a generator seed
 alone: the unseen cards shuffled, or in a grid game a generator drawn afresh. Then it plays each
 legal action that brings back no position of the attempt in every one of them and solves the
 position after it (`carpet solve`, 1,000 nodes per order; 500 in the grid games, 300 in the
-quilt family), and names the action after which most orders are won; ties go to the first in
-the order `carpet moves` lists them. An action every order's position calls safe (a card to its
+quilt family), and names the action after which most orders are won. Only the actions the family finds
+worth trying are weighed (the solver's own list: a fill of one of the carpet's gaps stands for
+them all), and ties go to the first in the family's order of them. An action every order's position calls safe (a card to its
 foundation that cannot spoil a win) is named without a search. When no order is won after any
 action, it names the built-in player's action in the first order. So the answer depends only
 on what the player has seen: two positions that differ only in the order of unseen cards get
