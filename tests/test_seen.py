@@ -3,7 +3,11 @@
 
 The deals here are used by no other test (9101-9180)."""
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from carpet.core import Session, get_game, parse_deal
 from carpet.core.position import read, write
@@ -146,3 +150,26 @@ def test_the_seen_player_never_beats_full_information_and_beats_the_simple_playe
         seen_won += by_seen.result == "won"
         simple_won += by_simple.result == "won"
     assert seen_won > simple_won, (seen_won, simple_won)
+
+
+@settings(max_examples=40, deadline=None)
+@given(game=st.sampled_from(["carpet", "carpet-foster", "crazy-quilt", "indian-carpet"]),
+       number=st.integers(9200, 9999), seed=st.integers(0, 2**32))
+def test_what_the_player_sees_never_holds_the_unseen_order(game, number, seed):
+    """Any order of a typed position's stock: the same seen text, the same samples."""
+    text = deal_text(game, number)
+    field = next(f for f in text.split(" ") if f.startswith("s:"))
+    cards = [field[j:j + 2] for j in range(2, len(field), 2)]
+    random.Random(seed).shuffle(cards)
+    shuffled = text.replace(field, "s:" + "".join(cards))
+    seen, again = seen_of_position(read(text)), seen_of_position(read(shuffled))
+    assert seen == again and seen.hidden and "??" in seen.text
+    assert [(p.text, o) for p, o in seen.samples(3)] == [(p.text, o) for p, o in again.samples(3)]
+
+
+def test_a_hint_costs_the_same_seen_or_peeking(tmp_path):
+    """kovrik counts a hint as a move: both kinds count it once."""
+    game = tmp_path / "k.carpet"
+    assert run("new", "kovrik", "9113", "-o", game).exit_code == 0
+    assert doc(run("hint", game, "--json"))["moves"] == 1
+    assert doc(run("hint", game, "--json", "--peek"))["moves"] == 2
