@@ -47,8 +47,10 @@ class Played(NamedTuple):
 class LiveGame:
     """The session of the log at ``file`` (read and verified under ``held``, its lock), and its clock."""
 
-    def __init__(self, file: Path, held) -> None:
+    def __init__(self, file: Path, held, *, peek: bool = False) -> None:
         self.file, self.held = file, held
+        #: whether a hint may look at the whole position (hint --peek) or only what the player has seen
+        self.peek = peek
         self.reload()
 
     def reload(self) -> None:
@@ -70,7 +72,7 @@ class LiveGame:
             return Played(action, None, False)
         session.act(action, self.readings.read(session))
         self.unsaved += 1
-        return Played(action, session.hint() if action == HINT else None, True)
+        return Played(action, hint_of(session, self.peek) if action == HINT else None, True)
 
     def save(self, recorded: str) -> None:
         """Write every action applied since the last write (``recorded`` says so if interrupted after)."""
@@ -86,6 +88,16 @@ class LiveGame:
         """The session clock as the next action would read it now (the clock a screen shows)."""
         readings = self.readings
         return clock.Clock(readings.created_ms, readings.jumps, readings.skipped_ms).read(self.session)
+
+
+def hint_of(session, peek: bool = False) -> int | None:
+    """The action a hint names now: seeing what the player has seen (core/seen.py), or with ``peek``
+    the whole position, as the solver does (None: nothing to name)."""
+    if peek:
+        return session.hint()
+    from carpet.core.seen import seen_hint
+
+    return seen_hint(session)
 
 
 def form_of_bytes(path: Path) -> str:

@@ -11,21 +11,22 @@ from carpet.formats import LogError, position_document
 
 from .common import (FAILED, OK, UNUSABLE, Failure, JsonFlag, LogFile, PositionText, Quiet, draw, error, fail, guard,
                      print_json, settle)
-from .live import LiveGame, writer
+from .live import LiveGame, hint_of, writer
 
 
-def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) -> int:
-    """Apply actions in order under the file lock; keep all before the first illegal one."""
+def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False, peek: bool = False) -> int:
+    """Apply actions in order under the file lock; keep all before the first illegal one.  A hint
+    sees what the player has seen, or with ``peek`` the whole position (core/seen.py)."""
     try:
         with writer(file) as held:
-            session, applied, hints, code, message = _apply(LiveGame(file, held), actions)
+            session, applied, hints, code, message = _apply(LiveGame(file, held, peek=peek), actions)
     except LogError as exc:  # locking or writing failed: the log on disk is as it was
         raise fail(file, exc) from None
     settle(code)
     if message:
         error(message)
     if as_json:
-        extra = {"hint": _hint_text(session, hints[-1])} if hints else {}
+        extra = {"hint": _hint_text(session, hints[-1]), "information": _information(peek)} if hints else {}
         print_json(position_document(session, applied=applied, **extra))
     else:
         for h in hints:
@@ -33,6 +34,12 @@ def _play(file: Path, actions: list[str], as_json: bool, quiet: bool = False) ->
         if not quiet:
             draw(session)
     return code
+
+
+def _information(peek: bool) -> str:
+    """What a hint looked at, for --json: "full" with --peek, else "seen" (also where nothing is
+    hidden: the hint then looked at no more than the player sees, docs/rules.md)."""
+    return "full" if peek else "seen"
 
 
 def _after(session) -> str:
@@ -98,7 +105,8 @@ def _stream(file: Path, as_json: bool, quiet: bool) -> int:
                 game.save(f"{file}: the {applied} action{'s' if applied > 1 else ''} read so far "
                           f"{'were' if applied > 1 else 'was'} recorded")
                 if as_json:
-                    extra = {"hint": _hint_text(session, played.hint)} if played.action == HINT else {}
+                    extra = ({"hint": _hint_text(session, played.hint), "information": "seen"}
+                             if played.action == HINT else {})
                     print_json(position_document(session, applied=applied, **extra))
                 elif played.action == HINT:
                     print(_hint_line(session, played.hint))
@@ -150,31 +158,79 @@ def _meta(word: str, doc: str):
     return command
 
 
+Peek = Annotated[bool, typer.Option("--peek", help="Let the hint look at the whole position, the order of "
+                                                   "face-down cards and what shuffles will deal included, as "
+                                                   "the solver does (\"information\": \"full\").")]
+
+
 def hint(file: Annotated[Optional[Path], typer.Argument(
              help="A recorded game: binary (.carpet), JSON (.carpet.json) or text (.carpet.txt); or --position TEXT.",
              show_default=False)] = None,
-         as_json: JsonFlag = False, quiet: Quiet = False, position: PositionText = None) -> None:
+         as_json: JsonFlag = False, quiet: Quiet = False, position: PositionText = None, peek: Peek = False) -> None:
     """Name one legal action (recorded; in kovrik and kovrik-hard a hint counts as a move).
 
-    With --position TEXT: for that position, nothing recorded."""
+    The hint sees what the player has seen: the cards face up now or earlier in this attempt,
+    never the order of face-down cards or what a shuffle will deal (it weighs sampled orders);
+    --peek lets it see everything. With --position TEXT: for that position, nothing recorded;
+    its stock counts as unseen, and unseen cards may be written ??."""
     if file is not None and position is None:
-        guard(lambda: _play(file, ["hint"], as_json, quiet))
+        guard(lambda: _play(file, ["hint"], as_json, quiet, peek))
     else:
-        guard(lambda: _hint_at(file, position, as_json, quiet))
+        guard(lambda: _hint_at(file, position, as_json, quiet, peek))
 
 
-def _hint_at(file: Optional[Path], text: Optional[str], as_json: bool, quiet: bool) -> None:
+def _hint_at(file: Optional[Path], text: Optional[str], as_json: bool, quiet: bool, peek: bool) -> None:
     from .show import file_or_position
 
+    if text is not None and file is None and not peek:
+        return _hint_at_text(text, as_json, quiet)
     session = file_or_position("hint", file, text)
-    action = session.hint()
+    action = hint_of(session, peek)
     named = None if action is None else session.variant.text(action)
     if as_json:
-        print_json(position_document(session, hint=named))
+        print_json(position_document(session, hint=named, information=_information(peek)))
         return
     print(_hint_line(session, action))
     if not quiet:
         draw(session)
+
+
+def _hint_at_text(text: str, as_json: bool, quiet: bool) -> None:
+    """The seen hint for a position typed as text, its unseen cards perhaps written ??: the
+    answer never depends on the order the text gives the stock (core/seen.py).  The document and
+    the picture show the ?? as typed."""
+    from carpet.core import Session
+    from carpet.core.position import Start, read
+    from carpet.core.session import Events
+    from carpet.core.seen import position_hint
+
+    from .common import Failure
+
+    try:
+        position = read(text)
+    except CarpetError as exc:
+        raise Failure(f"carpet: --position: {exc}", UNUSABLE) from None
+    # (the ?? in card order, for the status, the document and the picture; no hint reads it)
+    session = Session(position.variant, Start(position.text), state=position.with_order(sorted(position.unseen)))
+    session.events = Events()
+    action = position_hint(position)
+    named = None if action is None else position.variant.text(action)
+    if as_json:
+        document = position_document(session, hint=named, information="seen")
+        if position.unseen:
+            document.position = position.text
+            document.layout["stock"] = _stock_as_typed(position.text)
+        print_json(document)
+        return
+    print(_hint_line(session, action))
+    if not quiet:
+        draw(session)
+
+
+def _stock_as_typed(text: str) -> list[str]:
+    """The stock field of a position's text, top first, card by card (``??`` kept)."""
+    cards = next(field[2:] for field in text.split(" ") if field.startswith("s:"))
+    return [] if cards == "-" else [cards[i:i + 2] for i in range(0, len(cards), 2)]
 
 
 def undo(file: LogFile,

@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from carpet.core import GAMES, CarpetError, Session
+from carpet.core.seen import CHANCE_NODES, CHANCE_SAMPLES
 from carpet.core.solver import DEFAULT_MEMORY, DEFAULT_NODES
 
 from . import clock
@@ -30,6 +31,11 @@ HELP = "\n\n".join((
     "where a redeal shuffles (kovrik-shuffle, kovrik-shuffle-2 and the Montana games but "
     "spaces-and-aces) the solver knows what each shuffle will deal, as the deal number fixes it "
     "(\"full\").",
+    "--seen: the chances from here for a player who sees only the table: the orders of the unseen "
+    "cards (what shuffles will deal, in the grid games) consistent with what the player has seen, "
+    "--samples of them drawn from a generator seeded by that alone, each solved with --nodes "
+    "(default 20,000): how many are won, unwinnable and unknown, with a 95 % interval. A position "
+    "may then write its unseen cards ??.",
     "Exit code 0 for any of the three answers; 2 for bad usage or an unusable file.",
 ))
 
@@ -41,8 +47,10 @@ def solve(target: Annotated[Optional[str], typer.Argument(metavar="GAME|FILE",
           number: Annotated[Optional[str], typer.Argument(metavar="[NUMBER]",
                                                           help="The deal number, with a game id.",
                                                           show_default=False)] = None,
-          nodes: Annotated[int, typer.Option("--nodes", min=1, max=MOST_NODES,
-                                             help="Budget in nodes (actions tried).")] = DEFAULT_NODES,
+          nodes: Annotated[Optional[int], typer.Option("--nodes", min=1, max=MOST_NODES, show_default=False,
+                                                       help="Budget in nodes (actions tried) [default: "
+                                                            f"{DEFAULT_NODES:,}; with --seen, "
+                                                            f"{CHANCE_NODES:,} per order]")] = None,
           memory: Annotated[int, typer.Option("--memory", min=1, max=1 << 20, metavar="MB",
                                               help="The most memory the search may hold, in MB; reaching it "
                                                    "ends the search with \"unknown\".")] = DEFAULT_MEMORY >> 20,
@@ -61,8 +69,17 @@ def solve(target: Annotated[Optional[str], typer.Argument(metavar="GAME|FILE",
                                                               "game (`carpet verify` checks it).")] = None,
           force: Force = False,
           as_json: JsonFlag = False,
-          position: PositionText = None) -> None:
+          position: PositionText = None,
+          seen: Annotated[bool, typer.Option("--seen", help="The chances for a player who sees only what "
+                                                            "they have seen: sampled orders of the unseen "
+                                                            "cards, each solved.")] = False,
+          samples: Annotated[int, typer.Option("--samples", min=1, max=100_000,
+                                               help="With --seen: the orders sampled.")] = CHANCE_SAMPLES) -> None:
     def run():
+        if seen:
+            if best or output is not None:
+                raise Failure("carpet solve: --seen counts sampled orders; --best and -o are for one line", UNUSABLE)
+            return _seen(target, number, position, CHANCE_NODES if nodes is None else nodes, samples, as_json)
         session, log = _position(target, number, position)
         stop = None
         started = time.process_time()
@@ -71,7 +88,8 @@ def solve(target: Annotated[Optional[str], typer.Argument(metavar="GAME|FILE",
             stop = lambda: time.process_time() >= deadline  # noqa: E731
         from carpet.core.solver import solve as search
 
-        solution = search(session, nodes=nodes, best=best, stop=stop, memory=memory << 20)
+        solution = search(session, nodes=DEFAULT_NODES if nodes is None else nodes, best=best, stop=stop,
+                          memory=memory << 20)
         spent = time.process_time() - started
         text = session.variant.text
         line = [text(a) for a in solution.line]
@@ -100,6 +118,45 @@ def solve(target: Annotated[Optional[str], typer.Argument(metavar="GAME|FILE",
 
 
 solve.__doc__ = HELP
+
+
+def _seen(target: str | None, number: str | None, text: str | None, nodes: int, samples: int,
+          as_json: bool) -> None:
+    """``solve --seen``: the sampled orders consistent with what the player has seen, each solved."""
+    from carpet.core.position import read
+    from carpet.core.seen import chances, seen_of, seen_of_position
+
+    started = time.process_time()
+    if text is not None:
+        if target is not None:
+            raise Failure("carpet solve: give GAME NUMBER, a recorded game or --position TEXT, only one", UNUSABLE)
+        try:
+            typed = read(text)
+        except CarpetError as exc:
+            raise Failure(f"carpet: --position: {exc}", UNUSABLE) from None
+        variant, deal, events, what, file = typed.variant, typed.text, 0, seen_of_position(typed), None
+    else:
+        session, log = _position(target, number, None)
+        variant, deal, events = session.variant, session.deal.text, len(session.events)
+        what, file = seen_of(session), None if log is None else str(target)
+    found = chances(what, variant, samples=samples, nodes=nodes)
+    spent = time.process_time() - started
+    rate = found.won / found.samples
+    if as_json:
+        from carpet.formats.documents import SolveSeen
+
+        print_json(SolveSeen(game=variant.id, deal=deal, information="seen", samples=found.samples, won=found.won,
+                             unwinnable=found.unwinnable, unknown=found.unknown, rate=round(rate, 6),
+                             interval=[round(x, 6) for x in found.interval], nodes_per_sample=nodes,
+                             nodes=found.nodes, seconds=round(spent, 3), seen=what.text, file=file, events=events))
+        return
+    low, high = found.interval
+    orders = "order" if found.samples == 1 else "orders"
+    print(f"won in {found.won} of {found.samples} {orders} ({100 * low:.0f}–{100 * high:.0f} %): {variant.id}, "
+          f"what the player has seen; unwinnable {found.unwinnable}, unknown {found.unknown} "
+          f"({found.nodes:,} nodes, {nodes:,} per order, {spent:.2f} s)")
+    if not what.hidden:
+        say("nothing is hidden here: one order, the position itself")
 
 
 def _position(target: str | None, number: str | None, text: str | None):

@@ -28,9 +28,9 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
                "--deals", help="The deal numbers, a range like 1-100000 (or one number).",
                show_default=False)] = None,
            player: Annotated[str, typer.Option(
-               "--player", metavar="[simple|hint|solve]", autocompletion=lambda: _player_names(),
-               help="simple (the built-in player), hint (follows the hint) or solve (the "
-               "solver, --nodes per deal).")] = "simple",
+               "--player", metavar="[simple|hint|seen|solve]", autocompletion=lambda: _player_names(),
+               help="simple (the built-in player), hint (follows the hint), seen (follows the hint that sees "
+               "only what the player has seen) or solve (the solver, --nodes per deal).")] = "simple",
            nodes: Annotated[Optional[int], typer.Option(
                "--nodes", min=1, max=MOST_NODES, help="The solver's node budget per deal (solve only; default: the "
                "solver's own).", show_default=False)] = None,

@@ -97,15 +97,15 @@ _MONTANA = ("montana", "spaces", "station", "free-parking", "blue-moon", "red-mo
 FAMILIES: dict[str, Family] = {family.name: family for family in (
     Family("grid", {**{game: _grid for game in _KOVRIK}, **{game: _montana for game in _MONTANA}},
            renderer="draw_grid", positions=_grid_positions, codes=_grid_codes,
-           chunks={"simple": 200, "hint": 10},
+           chunks={"simple": 200, "hint": 10, "seen": 1},
            preload=("carpet.core.grid", "carpet.core.grid.montana")),
     Family("carpet", {game: _carpet for game in ("carpet", "carpet-auto", "carpet-foster")},
            renderer="draw_carpet", positions=_carpet_positions, codes=_carpet_codes, hint_nodes=80_000,
-           chunks={"simple": 400, "hint": 25},
+           chunks={"simple": 400, "hint": 25, "seen": 10},
            preload=("carpet.core.carpet",)),
     Family("quilt", {game: _quilt for game in ("crazy-quilt", "indian-carpet", "persian-carpet")},
            renderer="draw_quilt", positions=_quilt_positions, codes=_quilt_codes, hint_nodes=15_000,
-           chunks={"simple": 2, "hint": 1},
+           chunks={"simple": 2, "hint": 1, "seen": 1},
            preload=("carpet.core.quilt",)),
 )}
 

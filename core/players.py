@@ -5,6 +5,8 @@ for players that have none), plays or searches, and says how the deal came out:
 
 - ``simple``: the built-in simple player (``State.auto_action``, :func:`.autoplay.play_out`);
 - ``hint``: follows :meth:`Session.hint` until the game ends or the hint names nothing;
+- ``seen``: follows the seen hint (:func:`carpet.core.seen.seen_hint`: only what the player
+  has seen) the same way;
 - ``solve``: the solver (:func:`carpet.core.solver.solve`) with a node budget.
 
 A player's loss is not a proof: ``simple`` and ``hint`` end ``won`` or ``lost``; only the
@@ -109,6 +111,18 @@ def _hinted(session: Session) -> int | None:
     return None if action is None or action < FIRST_ACTION else action
 
 
+def seen(session: Session, budget: int | None = None) -> Played:
+    """Play what the seen hint names (core/seen.py), as :func:`hint` plays the hint."""
+    from .autoplay import play_out
+    from .seen import seen_hint
+
+    def choose(session: Session) -> int | None:
+        action = seen_hint(session)
+        return None if action is None or action < FIRST_ACTION else action
+
+    return _ended(session, play_out(session, ACTION_CAP, choose=choose))
+
+
 def solve(session: Session, budget: int | None = None) -> Played:
     """The solver, within ``budget`` nodes (its default when None)."""
     from .solver import DEFAULT_NODES, solve as solver
@@ -121,5 +135,6 @@ def solve(session: Session, budget: int | None = None) -> Played:
 PLAYERS: dict[str, Player] = {
     "simple": Player("simple", f"{__name__}:simple", "the built-in simple player (autoplay)"),
     "hint": Player("hint", f"{__name__}:hint", "follows the hint until the game ends"),
+    "seen": Player("seen", f"{__name__}:seen", "follows the hint that sees only what the player has seen"),
     "solve": Player("solve", f"{__name__}:solve", "the solver, --nodes per deal", budget=True),
 }

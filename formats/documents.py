@@ -34,6 +34,9 @@ class Position(Doc):
     file: str | UnsetType = UNSET
     applied: int | UnsetType = UNSET
     hint: str | None | UnsetType = UNSET
+    #: with ``hint``: what the hint looked at, "seen" (what the player has seen) or "full"
+    #: (--peek: the whole position, face-down cards included)
+    information: str | UnsetType = UNSET
 
 
 class Game(Doc):
@@ -157,6 +160,34 @@ class Solve(Doc):
     position: str | UnsetType = UNSET
 
 
+class SolveSeen(Doc):
+    """``solve ... --seen --json``: how the orders of the unseen cards consistent with what the
+    player has seen come out (core/seen.py, ``chances``)."""
+
+    game: str
+    deal: str
+    #: always "seen": the orders sampled are those consistent with what the player has seen
+    information: str
+    #: the orders sampled (1 where nothing is hidden) and how each came out; they add up
+    samples: int
+    won: int
+    unwinnable: int
+    unknown: int
+    #: won / samples, and its 95 % Wilson interval, the unknown orders counted both ways
+    rate: float
+    interval: list[float]
+    #: the solver's budget in each order, the nodes spent in all and the CPU seconds
+    nodes_per_sample: int
+    nodes: int
+    seconds: float
+    #: what the player has seen, as a position's text (``??`` for an unseen stock card, no generator)
+    seen: str
+    #: the log solved from (null for GAME N or --position) and the events it held
+    file: str | None
+    events: int
+
+
 #: every document, by the name of its schema file
 DOCUMENTS = {"position": Position, "games": Games, "rules": Rules, "moves": Moves, "verify": Verify,
-             "export": Export, "replay": Replay, "bench": Bench, "solve": Solve}
+             "export": Export, "replay": Replay, "bench": Bench, "solve": Solve,
+             "solve-seen": SolveSeen}

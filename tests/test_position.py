@@ -290,9 +290,11 @@ def test_the_commands_on_a_game_started_from_a_position(tmp_path):
 def test_commands_refuse_a_position_with_unseen_cards_and_mixed_arguments(tmp_path):
     text = run("deal", "carpet", "1", "--position").stdout.strip()
     hidden = text.replace("s:3C4C", "s:????")
-    for args in (("solve", "--position", hidden), ("moves", "--position", hidden), ("hint", "--position", hidden),
-                 ("new", "--position", hidden, "-o", tmp_path / "x.carpet")):
+    for args in (("solve", "--position", hidden), ("moves", "--position", hidden),
+                 ("hint", "--position", hidden, "--peek"), ("new", "--position", hidden, "-o", tmp_path / "x.carpet")):
         assert "unseen card" in one_line(run(*args), 2)
+    # the hint that sees only what the player has seen answers (tests/test_seen.py)
+    assert run("hint", "--position", hidden).exit_code == 0
     assert not (tmp_path / "x.carpet").exists()
     one_line(run("new", "carpet", "1", "--position", text, "-o", tmp_path / "y.carpet"), 2)
     one_line(run("solve", "carpet", "--position", text), 2)

@@ -241,8 +241,9 @@ _COUNTED = ("Counted moves: every action ({counted}) counts one; hints and undos
 _HINT = ("Hint: names one legal action and changes nothing else: the first action of a winning "
          "line when the solver (carpet solve) finds one within the hint's budget, else the action "
          "its search found most promising that does not bring back a position already reached in "
-         "this attempt. The solver knows the order of the stock (full information), so a hint may "
-         "use cards the player cannot see yet. With the game over it says so. The built-in player "
+         "this attempt. That is hint --peek, which knows the order of the stock (full information); "
+         "by default the hint sees only what the player has seen (What a hint may look at, at the "
+         "top of docs/rules.md). With the game over it says so. The built-in player "
          "of carpet autoplay is simpler: a card to its foundation (the first cell row-major, then "
          "the waste top){more}.")
 

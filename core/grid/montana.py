@@ -183,8 +183,9 @@ def _rules(v: GridVariant) -> str:
         "Hint: names one legal action and changes nothing else: the first action of a winning line when the "
         "solver (carpet solve) finds one within the hint's budget, else the action its search found most "
         "promising that does not bring back a position already reached in this attempt"
-        + ("; a redeal may be named while card moves exist. The solver knows what each shuffle will deal "
-           "(the deal number fixes it), so a hint may count on it" if v.redeals else "")
+        + ("; a redeal may be named while card moves exist. That is hint --peek, which knows what each "
+           "shuffle will deal (the deal number fixes it); by default the hint sees only what the player "
+           "has seen (What a hint may look at, at the top of docs/rules.md)" if v.redeals else "")
         + ". With the game over it says so.",
         "After a win only restart (and hint) is accepted: the win and its score are final (decision). Restart "
         "plays the same deal again from the start: layout, score, counters, redeals, clock.",

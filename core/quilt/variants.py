@@ -320,9 +320,10 @@ def _quilt_rules(variant: QuiltVariant) -> str:
         "Hint: names one legal action and changes nothing else: the first action of a winning line "
         "when the solver (carpet solve) finds one within the hint's budget, else the action its "
         "search found most promising that does not bring back a position already reached in this "
-        "attempt" + ("" if reserves else "; a redeal may be named while card moves exist. The solver "
-                     "knows the order of the stock (full information), so a hint may use cards the "
-                     "player cannot see yet") + ". With the game over it says so.",
+        "attempt" + ("" if reserves else "; a redeal may be named while card moves exist. That is "
+                     "hint --peek, which knows the order of the stock (full information); by default "
+                     "the hint sees only what the player has seen (What a hint may look at, at the top "
+                     "of docs/rules.md)") + ". With the game over it says so.",
         "Restart plays the same deal again from the start: layout, score, counters"
         + ("" if reserves else ", redeals") + " and clock.",
     ]

@@ -1,0 +1,340 @@
+"""The hint that sees only what the player has seen (docs/rules.md, "What a hint may look at").
+
+A player sees every card face up now and remembers every card that was face up earlier in
+the attempt; the order of the cards still face down (the carpet and quilt stocks) and what a
+seeded shuffle will deal next (the grid games whose redeals shuffle) are unknown to them.
+This module answers as such a player would, through public APIs only (the position as text,
+:class:`~carpet.core.session.Session`, :func:`carpet.core.solver.solve`):
+
+1. :func:`seen_of` writes down what the player has seen: the position as text
+   (core/position.py) with every stock card never face up in this attempt written ``??`` and
+   the grid generator left out.  Cards enter a stock only at its top (an undo puts back a card
+   just turned; a quilt redeal turns the waste over when the stock is empty) and leave it only
+   from the top, so the cards never seen are the bottom ones, as many as the fewest the stock
+   has held in the attempt (its events replayed, undone positions included: they were seen).  A position typed as text has no attempt behind it: its whole stock
+   is unseen, named or written ``??``.
+2. :meth:`Seen.samples` deals ``k`` orders consistent with it: the unseen cards shuffled (a
+   grid game: a generator drawn) by a generator seeded from that text alone, so the same seen
+   position gives the same samples on every machine, whatever the true order.
+3. :func:`seen_hint` solves the samples at a small budget each (``SAMPLE_NODES``) and names
+   the action that wins in most of them.  A sample is first tried with the winning lines
+   found for earlier samples (replaying a line costs its length, a search hundreds of nodes):
+   its vote goes to the first action of the first one that wins it, else to the first action
+   of the line the solver finds for it.  Ties go to the action whose line was found first.
+   When no sample is won, the simple player's action in the first sample (core/autoplay.py),
+   which reads only the table.  Where nothing is hidden it is the full-information hint
+   (core/solver.py), which then sees no more than the player.
+4. :func:`chances` (``carpet solve --seen``) counts the samples won, unwinnable and unknown.
+
+Like the full hint, it never names an action that brings back a position of this attempt
+while another exists.  Whether an action does is read on the true position, but it never
+depends on the unseen order: an action that shows an unseen card leads to a position the
+attempt has not had (that card was never face up in it).
+
+No clock, no randomness but the seeded generator: the answer depends on the seen position,
+the attempt's positions and the budgets alone.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+from .errors import IllegalAction
+from .game import PLAYING, RESTART, WON, State
+from .position import Position, read, seeded_generator, write
+from .session import Session
+
+#: the samples one seen hint solves, and the solver's budget in each (nodes), by family where
+#: a node costs more (a quilt node about six times a carpet node, and a quilt hint has many more
+#: actions to weigh): chosen by measurement (docs/rules.md, "What a hint may look at";
+#: tests/seen_measure.py)
+SAMPLES = 8
+SAMPLE_NODES = 1_000
+SAMPLES_BY_FAMILY = {"quilt": 4}
+SAMPLE_NODES_BY_FAMILY = {"quilt": 300, "grid": 500}
+#: ``carpet solve --seen``: the orders sampled, and the budget in each
+CHANCE_SAMPLES = 100
+CHANCE_NODES = 20_000
+
+UNSEEN_TEXT = "??"
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What the player has seen of a position: its text with ``??`` for every unseen stock card
+    and no generator; ``hidden`` whether anything is hidden at all."""
+
+    text: str
+    hidden: bool
+
+    def samples(self, k: int) -> list[tuple[Position, tuple[int, ...]]]:
+        """``k`` (position, order of the unseen cards) pairs consistent with what was seen: each
+        makes a state by ``position.with_order(order)``.  Drawn from a generator seeded by the
+        text alone."""
+        rng = seeded_generator("seen " + self.text)
+        position = read(self.text) if UNSEEN_TEXT in self.text else None
+        out = []
+        for _ in range(k):
+            if position is not None:  # a face-down stock: its unseen cards shuffled
+                order = list(position.unseen)
+                rng.shuffle(order)
+                out.append((position, tuple(order)))
+            else:  # a grid game whose redeals shuffle: the generator drawn afresh
+                seed = rng.randint(1, 2**62)
+                out.append((read(f"{self.text} g:mt.{seed}.0"), ()))
+        return out
+
+
+class _Sampled:
+    """The "deal" of a session on a sample: what :func:`carpet.core.session.deal_state` asks."""
+
+    __slots__ = ("position", "order")
+
+    def __init__(self, position: Position, order: tuple[int, ...]) -> None:
+        self.position, self.order = position, order
+
+    def new_state(self, variant) -> State:
+        return self.position.with_order(self.order)
+
+
+# --- what the player has seen ---------------------------------------------------------------
+def seen_text(text: str, unseen: int) -> Seen:
+    """A position's text -> what the player sees when the bottom ``unseen`` cards of its stock
+    were never face up (a grid game: the generator, where the text names one, is hidden)."""
+    fields = text.split(" ")
+    hidden = False
+    kept = []
+    for field in fields:
+        if field.startswith("g:"):
+            hidden = hidden or "r:0" not in fields  # what the shuffles to come will deal, if any
+            continue
+        if field.startswith("s:") and unseen:
+            cards = field[2:]
+            shown = cards[:len(cards) - 2 * unseen] if cards != "-" else ""
+            field = "s:" + shown + UNSEEN_TEXT * unseen
+            hidden = True
+        kept.append(field)
+    return Seen(" ".join(kept), hidden)
+
+
+def _stock_size(text: str) -> int:
+    for field in text.split(" "):
+        if field.startswith("s:"):
+            return 0 if field == "s:-" else (len(field) - 2) // 2
+    return 0
+
+
+class _Memory:
+    """A player's memory of one session's attempt: a copy of the session that has played its
+    events so far, and the fewest cards its stock has held since the last restart."""
+
+    __slots__ = ("shadow", "done", "fewest")
+
+    def __init__(self, session: Session) -> None:
+        self.shadow = Session(session.variant, session.deal)
+        self.done = 0
+        self.fewest = _stock_size(write(self.shadow.state))
+
+    def catch_up(self, events) -> int:
+        """Play the events not played yet (undone positions were seen too); the fewest since."""
+        for action, clock_ms in events[self.done:]:
+            self.shadow.act(action, clock_ms)
+            size = _stock_size(write(self.shadow.state))
+            self.fewest = size if action == RESTART else min(self.fewest, size)
+        self.done = len(events)
+        return self.fewest
+
+
+_MEMORY: "weakref.WeakKeyDictionary[Session, _Memory]" = weakref.WeakKeyDictionary()
+
+
+def seen_of(session: Session) -> Seen:
+    """What the player of ``session`` has seen: its position, the bottom cards of the stock that
+    were never face up in this attempt (an undone position was seen too) written ``??``."""
+    text = write(session.state)
+    size = _stock_size(text)
+    if size and session.events is not None:
+        memory = _MEMORY.get(session)
+        if memory is None or memory.done > len(session.events):
+            memory = _MEMORY[session] = _Memory(session)
+        size = min(size, memory.catch_up(session.events))
+    return seen_text(text, size)
+
+
+def seen_of_position(position: Position) -> Seen:
+    """What a player sees of a position typed as text: its whole stock face down, unseen."""
+    text = position.text
+    return seen_text(text, _stock_size(text))
+
+
+# --- the hint ---------------------------------------------------------------------------------
+def sample_nodes(variant) -> int:
+    """The solver's budget in each sample of a seen hint of this game."""
+    return SAMPLE_NODES_BY_FAMILY.get(variant.family, SAMPLE_NODES)
+
+
+def sample_count(variant) -> int:
+    """The samples a seen hint of this game solves."""
+    return SAMPLES_BY_FAMILY.get(variant.family, SAMPLES)
+
+
+def seen_hint(session: Session, samples: int | None = None, nodes: int | None = None) -> int | None:
+    """The action the seen hint names for ``session``, or None when the game is over."""
+    if session.status != PLAYING:
+        return None
+    seen = seen_of(session)
+    if not seen.hidden:
+        from .solver import hint_action
+
+        return hint_action(session)
+    from .solver import working_copy
+
+    return _vote(session.variant, seen, _fresh(session, working_copy(session)), samples, nodes)
+
+
+def position_hint(position: Position, samples: int | None = None, nodes: int | None = None) -> int | None:
+    """The seen hint for a position typed as text (its ``??`` allowed), or None when it is over."""
+    seen = seen_of_position(position)
+    state = position.with_order(sorted(position.unseen))
+    if state.status != PLAYING:
+        return None
+    if not seen.hidden:
+        from .solver import hint_action
+
+        return hint_action(Session(position.variant, _Sampled(position, ()), state=state))
+    return _vote(position.variant, seen, state.legal_actions(), samples, nodes)
+
+
+def _fresh(session: Session, state: State) -> list[int]:
+    """The legal actions that bring back no position of this attempt (by the family's search
+    key, a State hook of core/game.py); all of them when every one does."""
+    key = getattr(state, "search_key", None) or state.snapshot
+    start = state.snapshot()
+    reached = {key()}
+    for snap in session.attempt_snapshots():
+        state.restore(snap)
+        reached.add(key())
+    state.restore(start)
+    legal = state.legal_actions()
+    fresh = []
+    for action in legal:
+        state.apply(action)
+        if key() not in reached:
+            fresh.append(action)
+        state.restore(start)
+    return fresh or legal
+
+
+def _vote(variant, seen: Seen, candidates: list[int], samples: int | None, nodes: int | None) -> int | None:
+    if not candidates:
+        return None
+    if len(candidates) == 1:
+        return candidates[0]
+    nodes = sample_nodes(variant) if nodes is None else nodes
+    samples = sample_count(variant) if samples is None else samples
+    drawn = [(position, order, position.with_order(order)) for position, order in seen.samples(samples)]
+    # an action the family calls safe (it never spoils a win: core/game.py) in every sample
+    safe = {getattr(state, "safe_action", lambda: None)() for _, _, state in drawn}
+    if len(safe) == 1 and (only := safe.pop()) in candidates:
+        return only
+    # the actions the family finds worth trying, in its order (core/game.py: one it leaves out
+    # reaches the same position as one it keeps, e.g. a fill of another gap of the carpet)
+    worth = getattr(drawn[0][2], "search_actions", None)
+    if worth is not None:
+        candidates = [a for a in worth() if a in candidates] or candidates
+    return _vote_each(variant, drawn, candidates, nodes)
+
+
+def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
+    """Each candidate action played in every sample and the position after it solved: the action
+    winnable in most samples; ties to the first in the order of the candidates (the family's).
+    A position after an action is first tried with the lines that won earlier samples after it
+    (a replay costs its length, a search hundreds of nodes).  When no sample is won after any
+    action: the simple player's action in the first sample (core/autoplay.py), which reads only
+    the table."""
+    from .autoplay import simple_action
+    from .solver import solve
+
+    best, best_wins = None, 0
+    for action in candidates:
+        lines: list[list[int]] = []
+        wins = 0
+        for position, order, state in drawn:
+            start = state.snapshot()
+            try:
+                state.apply(action)
+                if state.status == WON or any(_wins(state, line) for line in lines):
+                    wins += 1
+                    continue
+                found = solve(Session(variant, _Sampled(position, order), state=state), nodes=nodes)
+                if found.result == "won":
+                    wins += 1
+                    lines.append(found.line)
+            finally:
+                state.restore(start)
+        if wins > best_wins:
+            best, best_wins = action, wins
+    if best is None:
+        simple = simple_action(drawn[0][2])
+        best = simple if simple in candidates else candidates[0]
+    return best
+
+
+def _wins(state: State, line: list[int]) -> bool:
+    """Whether ``line`` is legal from ``state`` and wins it (the state is left as found)."""
+    start = state.snapshot()
+    try:
+        for action in line:
+            state.apply(action)
+        return state.status == WON
+    except IllegalAction:
+        return False
+    finally:
+        state.restore(start)
+
+
+# --- chances from here ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Chances:
+    """How the sampled orders came out: ``won`` + ``unwinnable`` + ``unknown`` == ``samples``."""
+
+    samples: int
+    won: int
+    unwinnable: int
+    unknown: int
+    nodes: int
+    #: 95 % Wilson interval of the share won, the unknown orders counted both ways
+    interval: tuple[float, float]
+
+
+def chances(seen: Seen, variant, samples: int = CHANCE_SAMPLES, nodes: int = CHANCE_NODES) -> Chances:
+    """Solve ``samples`` orders consistent with ``seen`` at ``nodes`` each (1 where nothing is
+    hidden: there is one order).  A sample a line found earlier wins is won at no search."""
+    from .solver import solve
+    from .survey import undecided_interval
+
+    if not seen.hidden:
+        samples = 1
+    won = unwinnable = unknown = spent = 0
+    lines: list[list[int]] = []
+    source = seen.samples(samples) if seen.hidden else [(read(seen.text), ())]
+    for position, order in source:
+        state = position.with_order(order)
+        if state.status == WON or any(_wins(state, line) for line in lines):
+            won += 1
+            continue
+        found = solve(Session(variant, _Sampled(position, order), state=state), nodes=nodes)
+        spent += found.nodes
+        if found.result == "won":
+            won += 1
+            lines.append(found.line)
+        elif found.result == "unwinnable":
+            unwinnable += 1
+        else:
+            unknown += 1
+    return Chances(samples, won, unwinnable, unknown, spent, undecided_interval(won, unknown, samples))
+
+
+__all__ = ["SAMPLES", "SAMPLE_NODES", "CHANCE_SAMPLES", "CHANCE_NODES", "Seen", "Chances", "seen_of",
+           "seen_of_position", "seen_text", "seen_hint", "position_hint", "chances"]
