@@ -188,22 +188,6 @@ def test_the_fast_deal_equals_new_state(game):
         assert replay_module.position_digest_of(dealt) == plain.digest()
 
 
-def _with_fast(name: str) -> list[str]:
-    """The games whose family has a fast copy of ``name`` (the others use the plain one: nothing to pin)."""
-    return [g for g in FAST if hasattr(replay_module._fast(GAMES[g]), name)]
-
-
-@pytest.mark.parametrize("game", _with_fast("position_bytes"))
-def test_fast_position_bytes_equal_the_plain_ones(game):
-    variant = GAMES[game]
-    fast = replay_module._fast(variant)
-    session = random_log_session(variant, f"{game} bytes", 150)
-    replayed = Session(variant, session.deal)
-    for action, clock in session.events:
-        replayed.act(action, clock)
-        assert fast.position_bytes(replayed.state) == replayed.state.position_bytes()
-
-
 def every_code(variant, rng) -> list[int]:
     """Codes to try at one position: every small code, each family's fallback codes for the actions
     that matter most, and a sample of the rest."""
@@ -240,22 +224,6 @@ def test_every_code_at_many_positions_alike(game):
                 j = play(fast, [code], 0, 1, got, decoder(fast))
                 assert (j, list(got)) == (plain_codes(slow, [code], 0, 1, want, decoder(slow)), list(want)), code
                 assert fields(fast) == fields(slow), code
-
-
-@pytest.mark.parametrize("game", _with_fast("restore"))
-def test_fast_snapshots_restore_what_the_plain_ones_do(game):
-    variant = GAMES[game]
-    fast = replay_module._fast(variant)
-    session = random_log_session(variant, f"{game} snapshots", 150)
-    replayed = Session(variant, session.deal)
-    other = Session(variant, parse_deal("7")).state  # restored into: a position far from it
-    for action, clock in session.events:
-        replayed.act(action, clock)
-        state = replayed.state
-        want = fields(state)
-        for restore, snap in ((fast.restore, fast.snapshot(state)), (fast.restore, state.snapshot())):
-            restore(other, snap)
-            assert fields(other) == want
 
 
 def test_the_fast_shuffle_of_any_list_equals_the_plain_one():
