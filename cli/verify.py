@@ -120,7 +120,10 @@ def _convert(file: Path, output: Path, force: bool, as_json: bool, form: Optiona
     if kind == "html":
         from carpet.formats.html import replay_page
 
-        data = replay_page(log, verified_by=TOOL)
+        try:
+            data = replay_page(log, verified_by=TOOL)
+        except CarpetError as exc:
+            raise fail(output, exc) from None
     else:
         wanted = version or (log.header.version if kind == "text" else VERSION)
         log = _in_version(log, session, wanted)

@@ -23,11 +23,15 @@ from carpet.core import Session, get_game
 from carpet.core.position import Start
 
 from . import svg
-from .log import Log, header_deal
+from .log import Log, LogError, header_deal
 
 HERE = Path(__file__).resolve().parent
 #: a pause between two events longer than this (after the speed-up) is cut to it when playing
 LONGEST_PAUSE_MS = 10_000
+#: the most events a page holds: a page carries every event's position (about 0.9 KB of memory
+#: an event while it is made, and as much page), so 100,000 events is a page of about 90 MB that
+#: a browser can still open; a longer log is refused before any of it is made
+PAGE_EVENTS = 100_000
 
 
 def frames(log: Log) -> tuple[Session, list[list]]:
@@ -58,7 +62,11 @@ def frames(log: Log) -> tuple[Session, list[list]]:
 
 
 def replay_page(log: Log, *, verified_by: str | None = None) -> bytes:
-    """The page for a log.  ``verified_by``: the tool that verified the log (shown), or None."""
+    """The page for a log.  ``verified_by``: the tool that verified the log (shown), or None.
+    LogError for a log of more than :data:`PAGE_EVENTS` events."""
+    if len(log.events) > PAGE_EVENTS:
+        raise LogError(f"a replay page holds at most {PAGE_EVENTS:,} events (about 90 MB), and this log has "
+                       f"{len(log.events):,}: export it to the text or JSON form instead", unreadable=True)
     first = Session(get_game(log.header.game), header_deal(log.header))
     picture = svg.draw(svg.board(first))
     end, data_frames = frames(log)

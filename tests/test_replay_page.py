@@ -130,3 +130,19 @@ def test_the_controls_step_through_the_game(family, pages, chromium, tmp_path):
     p.wait_for("!document.body.hasAttribute('data-playing')")
     at(last)
     assert p.eval("document.getElementById('now').textContent").startswith(f"event {last} of {last}: ")
+
+
+def test_a_log_too_long_for_a_page_is_refused_in_one_line(tmp_path, monkeypatch):
+    """A replay page holds at most PAGE_EVENTS events: a longer log is refused before the page is made
+    (one line, exit 2, nothing written), a log at the bound still makes its page."""
+    from carpet.formats import html
+
+    source = ROOT / "fixtures" / "kovrik-won.log"
+    events = doc(run("verify", source, "--json"))["results"][0]["events"]
+    monkeypatch.setattr(html, "PAGE_EVENTS", events - 1)
+    page = tmp_path / "game.html"
+    result = run("export", source, "-o", page)
+    assert result.exit_code == 2 and not page.exists()
+    assert f"at most {events - 1:,} events" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    monkeypatch.setattr(html, "PAGE_EVENTS", events)
+    assert run("export", source, "-o", page).exit_code == 0 and page.stat().st_size > 0
