@@ -35,6 +35,8 @@ def _game_ids(incomplete: str) -> list[str]:
 
 GameId = Annotated[str, typer.Argument(help=f"A game id: {', '.join(GAMES)} (see `carpet games`).",
                                        show_default=False, autocompletion=_game_ids)]
+PositionFlag = Annotated[bool, typer.Option("--position", help="Print the position as one line of text "
+                                                               "(docs/format.md, \"Positions as text\").")]
 PositionText = Annotated[Optional[str], typer.Option(
     "--position", metavar="TEXT", show_default=False,
     help="A position as one line of text, the game id first (docs/format.md, \"Positions as text\"): "

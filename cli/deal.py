@@ -9,12 +9,10 @@ from carpet.core import Session
 from carpet.formats import new_header, record
 
 from . import clock
-from .common import (TOOL, UNUSABLE, Failure, Force, GameId, JsonFlag, PositionText, Quiet, SvgFile, game_and_deal,
-                     guard, position_line, position_session, report, say, write_new)
+from .common import (TOOL, UNUSABLE, Failure, Force, GameId, JsonFlag, PositionFlag, PositionText, Quiet, SvgFile,
+                     game_and_deal, guard, position_line, position_session, report, say, write_new)
 from .outcome import shown
 
-PositionFlag = Annotated[bool, typer.Option("--position", help="Print the position as one line of text "
-                                                               "(docs/format.md, \"Positions as text\").")]
 
 
 def deal(game: GameId,

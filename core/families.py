@@ -11,33 +11,43 @@ entry in its package.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Callable
 
 
-@dataclass(frozen=True, eq=False)
 class Family:
-    name: str
-    #: game id -> the function that loads the module whose VARIANTS holds it (`carpet games` order)
-    games: dict[str, Callable[[], ModuleType]]
-    #: the module of cli/ that draws its board (render(state), legend())
-    renderer: str
-    #: the module of its log codes, where its rules keep them (encode, decode, and play: decode and
-    #: apply in one, which the one replay's loop runs); None: formats/codec.py's own table
-    codes: Callable[[], ModuleType] | None = None
-    #: the module that prints and reads its positions as text (write, read: docs/format.md,
-    #: "Positions as text"), which core/position.py asks
-    positions: Callable[[], ModuleType] | None = None
-    #: the hint's node budget (None: the solver's HINT_NODES)
-    hint_nodes: int | None = None
-    #: deals a survey hands out at a time, by player (core/players.py): about a tenth of a second to
-    #: a second of work each, so a chunk outweighs handing it to a process, yet an interruption
-    #: loses little; a player not named takes its own default (the hint's chunks are small: a hint may search at
-    #: every move)
-    chunks: dict[str, int] = field(default_factory=dict)
-    #: the modules a survey's worker processes load before their first deal (names: forkserver's API)
-    preload: tuple[str, ...] = ()
+    """One family's record (a plain class with slots: a dataclass costs every command about 2.5 ms
+    of start-up to build, and this module is loaded by every command that reads a game)."""
+
+    __slots__ = ("name", "games", "renderer", "codes", "positions", "hint_nodes", "chunks", "preload")
+
+    def __init__(self, name: str, games: dict[str, Callable[[], ModuleType]], *, renderer: str,
+                 codes: Callable[[], ModuleType], positions: Callable[[], ModuleType],
+                 hint_nodes: int | None = None, chunks: dict[str, int] | None = None,
+                 preload: tuple[str, ...] = ()) -> None:
+        self.name = name
+        #: game id -> the function that loads the module whose VARIANTS holds it (`carpet games` order)
+        self.games = games
+        #: the module of cli/ that draws its board (render(state), legend())
+        self.renderer = renderer
+        #: the module of its log codes, kept with its rules (encode, decode, and play: decode and apply
+        #: in one, which the one replay's loop runs)
+        self.codes = codes
+        #: the module that prints and reads its positions as text (write, read: docs/format.md,
+        #: "Positions as text"), which core/position.py asks
+        self.positions = positions
+        #: the hint's node budget (None: the solver's HINT_NODES)
+        self.hint_nodes = hint_nodes
+        #: deals a survey hands out at a time, by player (core/players.py): about a tenth of a second
+        #: to a second of work each, so a chunk outweighs handing it to a process, yet an interruption
+        #: loses little; a player not named takes its own default (the hint's chunks are small: a hint
+        #: may search at every move)
+        self.chunks = {} if chunks is None else chunks
+        #: the modules a survey's worker processes load before their first deal (names: forkserver's API)
+        self.preload = preload
+
+    def __repr__(self) -> str:
+        return f"<Family {self.name}>"
 
 
 def _grid() -> ModuleType:

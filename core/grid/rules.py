@@ -614,7 +614,9 @@ class GridState(State):
         return actions
 
     def dead_end(self) -> bool:
-        return proofs.dead_end(self)
+        from .proofs import dead_end  # (loaded by the search alone, not by every reader of a grid game)
+
+        return dead_end(self)
 
     def progress(self) -> int:
         return sum(self.prefix)
@@ -640,5 +642,3 @@ class GridState(State):
             bound += v.win_bonus(moves + away)
         return bound
 
-
-from . import proofs  # noqa: E402  (it reads this module's names: imported once they exist)
