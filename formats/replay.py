@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import re
 from array import array
-from functools import partial
 from itertools import accumulate
 from typing import Callable
 
@@ -308,8 +307,8 @@ def _plain(state, items, decode, actions, variant, full_status, session, kernel,
 
 class _RulesOnce:
     """The bulk replay of a family whose rules are written once: the session's loop
-    (core/session.py, ``play_codes``) over its codes' ``play`` (decode and apply in one), its own
-    deal and position bytes."""
+    (core/session.py, ``play_codes``) over its codes' ``play`` (decode and apply in one), and its
+    deal."""
 
     def __init__(self, play) -> None:
         self.play = play
@@ -323,10 +322,6 @@ class _RulesOnce:
     @staticmethod
     def dealt(variant, deal):
         return variant.new_state(deal)
-
-    @staticmethod
-    def position_bytes(state) -> bytes:
-        return state.position_bytes()
 
 
 _FAST: dict[str, object] = {}  # game id -> its family's bulk replay, or None where it has none
@@ -357,24 +352,19 @@ def fresh(variant, deal) -> Session:
     return Session(variant, deal, state=None if fast is None else fast.dealt(variant, deal))
 
 
-#: game id -> (the family's fast position_bytes or None, a hash fed the digest's first bytes already)
-_DIGESTS: dict[str, tuple] = {}
+#: game id -> a hash fed the digest's first bytes (the game id) already
+_DIGESTS: dict[str, object] = {}
 
 
 def position_digest_of(state) -> str:
-    """``state.digest()`` (core.game.position_digest), the position's bytes by the family's fast
-    copy where it has one, hashed by a copy of a hash that holds the game id already (a copy is
-    half the cost of making a hash of 8 bytes anew)."""
-    variant = state.variant
-    known = _DIGESTS.get(variant.id)
-    if known is None:
-        known = _DIGESTS[variant.id] = (getattr(_fast(variant), "position_bytes", None),
-                                        blake2b(variant.id.encode() + b"\0", digest_size=8))
-    position_bytes, seeded = known
-    if position_bytes is None:
-        return state.digest()
+    """``state.digest()`` (core.game.position_digest), hashed by a copy of a hash that holds the game
+    id already (a copy is half the cost of making a hash of 8 bytes anew)."""
+    game = state.variant.id
+    seeded = _DIGESTS.get(game)
+    if seeded is None:
+        seeded = _DIGESTS[game] = blake2b(game.encode() + b"\0", digest_size=8)
     hashed = seeded.copy()
-    hashed.update(position_bytes(state))
+    hashed.update(state.position_bytes())
     return hashed.hexdigest()
 
 
@@ -393,18 +383,12 @@ def _earlier(items, clocks, n: int) -> int:
 _SET_UP: dict[str, tuple] = {}  # game id -> what _run_codes sets up for it, and from which bulk replay
 
 
-def _win_bonus(variant, fast) -> Callable[[int], int]:
-    """The win bonus by counted moves: the family's bulk-replay copy where it has one."""
-    own = getattr(fast, "win_bonus", None)
-    return variant.win_bonus if own is None else partial(own, variant)
-
-
 def _set_up(variant, fast) -> tuple:
     """For :func:`_run_codes`: the bulk replay, its family's ``play_codes``, the win bonus, the
     decoder (None where the family makes one for each replay), the bulk replay of moves with nothing
     taken back (the family's ``play_moves``, else ``play_codes``) and the full status at the end (the
     family's copy of ``update_status``, or None), worked out once a game."""
-    return (fast, fast.play_codes, _win_bonus(variant, fast), shared_decoder(variant.family),
+    return (fast, fast.play_codes, variant.win_bonus, shared_decoder(variant.family),
             getattr(fast, "play_moves", fast.play_codes), getattr(fast, "update_status", None))
 
 
@@ -498,8 +482,7 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
     todo = items
     i, action = -1, None
     kernel = kernel_of(variant, from_codes) if not save and codes is None else None
-    fast = _fast(variant) if kernel is not None else None
-    win_bonus = _win_bonus(variant, fast)
+    win_bonus = variant.win_bonus
     try:
         if not save and codes is None and UNDO not in meta:
             # nothing is taken back (the usual log): no undo stack, no saved position.  At a
@@ -512,8 +495,6 @@ def run(session: Session, items, clocks: array | None, *, from_codes: bool, upto
                 restore(session._initial)
                 actions = array("I") if from_codes else None
         need = None if save or not todo else undone(meta)
-        if todo and hasattr(fast, "restore"):  # the family's snapshots (its restore takes both kinds)
-            snapshot, restore = partial(fast.snapshot, state), partial(fast.restore, state)
         i, count = 0, len(todo)
         while i < count:
             item = todo[i]
