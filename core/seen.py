@@ -11,19 +11,18 @@ This module answers as such a player would, through public APIs only (the positi
    the grid generator left out.  Cards enter a stock only at its top (an undo puts back a card
    just turned; a quilt redeal turns the waste over when the stock is empty) and leave it only
    from the top, so the cards never seen are the bottom ones, as many as the fewest the stock
-   has held in the attempt (its events replayed, undone positions included: they were seen).  A position typed as text has no attempt behind it: its whole stock
-   is unseen, named or written ``??``.
+   has held in the attempt (its events replayed, undone positions included: they were seen).
+   A position typed as text has no attempt behind it: its whole stock is unseen, named or
+   written ``??``.
 2. :meth:`Seen.samples` deals ``k`` orders consistent with it: the unseen cards shuffled (a
    grid game: a generator drawn) by a generator seeded from that text alone, so the same seen
    position gives the same samples on every machine, whatever the true order.
-3. :func:`seen_hint` solves the samples at a small budget each (``SAMPLE_NODES``) and names
-   the action that wins in most of them.  A sample is first tried with the winning lines
-   found for earlier samples (replaying a line costs its length, a search hundreds of nodes):
-   its vote goes to the first action of the first one that wins it, else to the first action
-   of the line the solver finds for it.  Ties go to the action whose line was found first.
-   When no sample is won, the simple player's action in the first sample (core/autoplay.py),
-   which reads only the table.  Where nothing is hidden it is the full-information hint
-   (core/solver.py), which then sees no more than the player.
+3. :func:`seen_hint` plays each action the family finds worth trying in every sample, solves
+   the position after it at a small budget (``SAMPLE_NODES``; a line that won an earlier sample
+   is replayed first), and names the action winnable in most samples.  Ties go to the first in
+   the family's order.  When no sample is won after any action, the simple player's action in
+   the first sample (core/autoplay.py), which reads only the table.  Where nothing is hidden it
+   is the full-information hint (core/solver.py), which then sees no more than the player.
 4. :func:`chances` (``carpet solve --seen``) counts the samples won, unwinnable and unknown.
 
 Like the full hint, it never names an action that brings back a position of this attempt
@@ -252,15 +251,21 @@ def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
     A position after an action is first tried with the lines that won earlier samples after it
     (a replay costs its length, a search hundreds of nodes).  When no sample is won after any
     action: the simple player's action in the first sample (core/autoplay.py), which reads only
-    the table."""
+    the table.  Weighing stops as soon as the answer is settled, which changes nothing: after an
+    action won in every sample (a later one could only tie), and, within an action, when winning
+    every sample left would only tie the best so far."""
     from .autoplay import simple_action
     from .solver import solve
 
-    best, best_wins = None, 0
+    best, best_wins, count = None, 0, len(drawn)
     for action in candidates:
+        if best_wins == count:  # won in every sample: a later action can at most tie, and ties go first
+            break
         lines: list[list[int]] = []
         wins = 0
-        for position, order, state in drawn:
+        for done, (position, order, state) in enumerate(drawn):
+            if wins + count - done <= best_wins:  # winning every sample left, it could only tie
+                break
             start = state.snapshot()
             try:
                 state.apply(action)
