@@ -119,14 +119,13 @@ def schemas() -> dict[str, bytes]:
     return out
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str]) -> None:
     folder = Path(argv[0]) if argv else Path(__file__).resolve().parent.parent / "docs" / "schemas"
     folder.mkdir(parents=True, exist_ok=True)
     for name, data in schemas().items():
         (folder / name).write_bytes(data)
     print(f"wrote {len(schemas())} schemas to {folder}")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    main(sys.argv[1:])
