@@ -40,7 +40,6 @@ from carpet.core import CarpetError, Session, get_game
 from carpet.core.session import CLOCK_LIMIT
 
 from .log_types import FORMAT, Header, Log, LogError, Summary, _as_events, _bad, _check_header, _header_deal, _short
-from .log_v1_json import decode_tree, encode_json, encode_v1
 from .log_v2 import _EXT_SIZES, _V2_HEADS, EXT_TYPE, encode_v2
 from .log_verify import codes_and_deltas, read_v2_binary, verify
 
@@ -80,10 +79,10 @@ def looks_like_a_log(head: bytes) -> bool:
 def encode(log: Log, *, as_json: bool = False) -> bytes:
     """The bytes of a log in the version its header names (no checks: see :func:`to_bytes`)."""
     variant = get_game(log.header.game)
-    if as_json:
-        return encode_json(log, variant)
-    if log.header.version == 1:
-        return encode_v1(log, variant)
+    if as_json or log.header.version == 1:
+        from .log_v1_json import encode_json, encode_v1  # (loaded for these forms only, as text.py is)
+
+        return encode_json(log, variant) if as_json else encode_v1(log, variant)
     codes, deltas = codes_and_deltas(log, variant)
     return encode_v2(log.header, codes, deltas, log.summary)
 
@@ -105,6 +104,8 @@ def decode(data: bytes) -> Log:
     as_json = not binary_v2 and is_json(data)
     if binary_v2:
         return read_v2_binary(data, False)[0]
+    from .log_v1_json import decode_tree
+
     return decode_tree(data, as_json)
 
 

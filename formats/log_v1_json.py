@@ -124,8 +124,9 @@ def _positional(struct: msgspec.Struct) -> tuple:
     return msgspec.structs.astuple(struct)
 
 
-def seal(header: Header, packed: list[int]) -> str:
-    """The version-1 digest."""
+def seal_v1(header: Header, events, action_count: int) -> str:
+    """The version-1 digest of a header and its events."""
+    packed = pack_events(events, action_count)
     h = blake2b(digest_size=16)
     h.update(_mp_encoder.encode(_positional(header)))
     h.update(_mp_encoder.encode(packed))

@@ -18,7 +18,6 @@ from carpet.core.session import CLOCK_LIMIT, Events
 
 from . import codec as _codec
 from .log_types import Header, Log, LogError, Summary, _as_events, _bad, _header_deal, digest_text, header_deal
-from .log_v1_json import pack_events, seal
 from .log_v2 import clock_deltas, decode_v2_binary, seal_v2
 from .replay import ReplayError, clocks_of, copy_events, fresh, position_digest_of, run, unpacked
 
@@ -143,9 +142,15 @@ def verify(log: Log, *, keep_history: bool = False) -> Session:
             raise LogError("digest mismatch: the header, events or summary were edited or corrupted",
                            unreadable=False)
     _compare_summary(s, session, log.header.version)
-    if log.header.version == 1 and s.digest != seal(log.header, pack_events(events, variant.action_count)):
+    if log.header.version == 1 and s.digest != _seal_v1(log.header, events, variant):
         raise LogError("digest mismatch: the header or events were edited or corrupted", unreadable=False)
     return session
+
+
+def _seal_v1(header: Header, events: Events, variant: Variant) -> str:
+    from .log_v1_json import seal_v1  # (loaded for a version-1 log only: start-up pays for none of it)
+
+    return seal_v1(header, events, variant.action_count)
 
 
 def record(session: Session, header: Header, *, clock_jumps: int = 0, clock_skipped_ms: int = 0) -> Log:
@@ -157,7 +162,7 @@ def record(session: Session, header: Header, *, clock_jumps: int = 0, clock_skip
                       clock_jumps=clock_jumps, clock_skipped_ms=clock_skipped_ms)
     log = Log(header=header, events=events, summary=summary)
     if header.version == 1:
-        summary.digest = seal(header, pack_events(events, session.variant.action_count))
+        summary.digest = _seal_v1(header, events, session.variant)
     else:
         codes, deltas = codes_and_deltas(log, session.variant)
         summary.digest = seal_v2(header, codes, deltas, summary)
@@ -171,7 +176,7 @@ def reseal(log: Log) -> Log:
     variant = get_game(log.header.game)
     events = _as_events(log.events)
     if log.header.version == 1:
-        digest = seal(log.header, pack_events(events, variant.action_count))
+        digest = _seal_v1(log.header, events, variant)
     else:
         codes, deltas = codes_and_deltas(log, variant)
         digest = seal_v2(log.header, codes, deltas, log.summary)
