@@ -2,9 +2,9 @@
 
 This layer parses arguments, reads the clock, calls the engine and the log
 format, and draws.  It holds no rules.  Every error is one line on stderr and
-an exit code: 0 ok, 1 illegal action or failed verification, 2 bad usage or an
+an exit code (cli/exits.py: 0 ok, 1 illegal action or failed verification, 2 bad usage or an
 unusable file, 3 a bug in carpet (the line asks for a report), 130 interrupted
-(the line says what was recorded).  A closed stdout ends a run quietly with the
+(the line says what was recorded)).  A closed stdout ends a run quietly with the
 code it had earned.
 
 Each command lives in its own module and is imported only when it runs (a
@@ -25,6 +25,7 @@ import typer
 from typer.core import TyperGroup
 
 from . import outcome
+from .exits import BUG, INTERRUPTED, OK, UNUSABLE
 
 #: command name -> "module:function" in this package, in the order --help shows them
 COMMANDS = {
@@ -49,8 +50,6 @@ COMMANDS = {
     "autoplay": "autoplay:autoplay",
     "bench": "bench:bench",
 }
-
-OK, UNUSABLE, BUG, INTERRUPTED = 0, 2, 3, 130
 
 
 class CarpetGroup(TyperGroup):

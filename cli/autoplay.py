@@ -10,8 +10,8 @@ from carpet.core import Session
 from carpet.formats import new_header, record
 
 from . import clock
-from .common import (TOOL, UNUSABLE, Failure, Force, GameId, JsonFlag, check_output, game_and_deal, guard,
-                     report, say, write_new)
+from .common import TOOL, Failure, Force, GameId, JsonFlag, check_output, game_and_deal, guard, report, say, write_new
+from .exits import UNUSABLE
 
 
 def autoplay(game: GameId,

@@ -1,7 +1,7 @@
 """What every command shares: one-line errors and exit codes, JSON output, drawing, loading a log.
 
-Exit codes: 0 ok, 1 an illegal action or a failed verification, 2 bad usage or an
-unusable file.  Every error is one line on stderr.
+Exit codes: cli/exits.py (1 for an illegal action or a failed verification, 2 for bad usage
+or an unusable file: :func:`fail`).  Every error is one line on stderr.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from carpet.core import GAMES, CarpetError, IllegalAction, Session, __version__,
 from carpet.formats import LogError, position_document
 
 from . import outcome
+from .exits import FAILED, UNUSABLE
 from .outcome import settle
 
-OK, FAILED, UNUSABLE = 0, 1, 2
 TOOL = f"carpet {__version__}"
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]

@@ -9,8 +9,9 @@ from carpet.core import Session
 from carpet.formats import new_header, record
 
 from . import clock
-from .common import (TOOL, UNUSABLE, Failure, Force, GameId, JsonFlag, PositionFlag, PositionText, Quiet, SvgFile,
-                     game_and_deal, guard, position_line, position_session, report, say, write_new)
+from .common import (TOOL, Failure, Force, GameId, JsonFlag, PositionFlag, PositionText, Quiet, SvgFile, game_and_deal,
+                     guard, position_line, position_session, report, say, write_new)
+from .exits import UNUSABLE
 from .outcome import shown
 
 

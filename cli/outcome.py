@@ -14,6 +14,8 @@ import re
 import signal
 import threading
 
+from .exits import OK
+
 NOTHING = "nothing was recorded: no file was changed"
 
 
@@ -21,7 +23,7 @@ class Outcome:
     """What this run has done so far."""
 
     def __init__(self) -> None:
-        self.code = 0  # the exit code if the run stopped now
+        self.code = OK  # the exit code if the run stopped now
         self.recorded = NOTHING  # what is on disk because of this run, for people
 
 

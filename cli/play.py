@@ -9,8 +9,8 @@ import typer
 from carpet.core import HINT, CarpetError, IllegalAction
 from carpet.formats import LogError, position_document
 
-from .common import (FAILED, OK, UNUSABLE, Failure, JsonFlag, LogFile, PositionText, Quiet, draw, error, fail, guard,
-                     print_json, settle)
+from .common import Failure, JsonFlag, LogFile, PositionText, Quiet, draw, error, fail, guard, print_json, settle
+from .exits import FAILED, OK, UNUSABLE
 from .live import LiveGame, hint_of, writer
 
 

@@ -41,6 +41,7 @@ from carpet.formats import LogError, locked
 
 from .common import draw, fail, say
 from .draw import legend_of, position
+from .exits import OK
 from .live import LiveGame
 
 #: a card as the drawing writes it (``7♥``), not inside a longer word
@@ -343,7 +344,7 @@ class PlayScreen(App):
             self.play_selected()
             return
         if len(texts) == 1 and texts[0].lower() in QUIT_WORDS:
-            self.exit(0)
+            self.exit()
             return
         if self.play_texts(texts):
             command.value = ""
@@ -423,7 +424,7 @@ def run_screen(file: Path) -> int:
         raise fail(file, exc) from None
     draw(game.session)
     say(f"{file}: {screen.played} action{'' if screen.played == 1 else 's'} played on the screen, every one recorded")
-    return 0
+    return OK
 
 
 __all__ = ["PlayScreen", "run_screen"]

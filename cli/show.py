@@ -10,8 +10,9 @@ from carpet.core import Session, get_game
 from carpet.core.game import RESTART
 from carpet.formats import header_deal, position_document, replay
 
-from .common import (UNUSABLE, Failure, Force, JsonFlag, LogFile, PositionFlag, PositionText, SvgFile, console,
-                     guard, load, position_line, position_session, print_json, report, say, seconds)
+from .common import (Failure, Force, JsonFlag, LogFile, PositionFlag, PositionText, SvgFile, console, guard, load,
+                     position_line, position_session, print_json, report, say, seconds)
+from .exits import UNUSABLE
 
 OptionalLogFile = Annotated[Optional[Path], typer.Argument(
     help="A recorded game: binary (.carpet), JSON (.carpet.json) or text (.carpet.txt); or --position TEXT.",

@@ -15,8 +15,9 @@ from carpet.core.seen import CHANCE_NODES, CHANCE_SAMPLES
 from carpet.core.solver import DEFAULT_MEMORY, DEFAULT_NODES
 
 from . import clock
-from .common import (MOST_NODES, MOST_SECONDS, TOOL, UNUSABLE, Failure, Force, JsonFlag, PositionText, fail,
-                     game_and_deal, guard, load, position_line, position_session, print_json, say, write_new)
+from .common import (MOST_NODES, MOST_SECONDS, TOOL, Failure, Force, JsonFlag, PositionText, fail, game_and_deal, guard,
+                     load, position_line, position_session, print_json, say, write_new)
+from .exits import UNUSABLE
 from .common import seconds as seconds_option
 
 HELP = "\n\n".join((

@@ -8,7 +8,7 @@ is :mod:`carpet.cli.app`, which says what an interrupt found recorded once it ru
 
 import sys
 
-INTERRUPTED = 130
+from .exits import INTERRUPTED
 
 
 def main() -> None:

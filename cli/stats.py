@@ -13,7 +13,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import OK, UNUSABLE, JsonFlag, error, fail, game_and_deal, guard, print_json, say, settle
+from .common import JsonFlag, error, fail, game_and_deal, guard, print_json, say, settle
+from .exits import OK, UNUSABLE
 
 
 def stats(paths: Annotated[list[Path], typer.Argument(
@@ -118,7 +119,7 @@ class _Reading:
 
 def _load(path: Path, named: bool):
     """(log, session) of the verified game in the file; None for a ``.log`` or ``.json`` file found in a
-    folder that holds something else; CarpetError (formats/log.py's) for one that does not read or verify."""
+    folder that holds something else; CarpetError (formats/log_types.py's LogError) for one that does not read or verify."""
     from carpet.formats import check
     from carpet.formats.files import read_bytes
 

@@ -11,8 +11,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import (MOST_NODES, UNUSABLE, Failure, Force, JsonFlag, check_output, guard, print_json, say, seconds,
-                     settle, writing)
+from .common import MOST_NODES, Failure, Force, JsonFlag, check_output, guard, print_json, say, seconds, settle, writing
+from .exits import UNUSABLE
 from .outcome import interrupts_held, shown
 
 #: seconds to wait for a Dask scheduler (and its first worker) to answer, by default

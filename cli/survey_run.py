@@ -19,6 +19,8 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from typing import Callable, Iterable, Iterator
 
+from .exits import FAILED
+
 #: (first, stop) runs of consecutive deal numbers, stop excluded
 Runs = tuple[tuple[int, int], ...]
 #: one deal's outcome as a worker sends it back: deal, result, moves, score, actions, nodes, seconds
@@ -140,7 +142,7 @@ def _worker_start(alive) -> None:
             alive.poll(None)  # never written to: returns when the parent's end closes
         except (OSError, EOFError):
             pass
-        os._exit(1)
+        os._exit(FAILED)  # (read by no one: the parent that would is gone)
 
     import threading
 

@@ -9,10 +9,10 @@ import typer
 from carpet.core import CarpetError, Deal
 from carpet.core.session import deal_state
 from carpet.formats.documents import Export, Verify, VerifyResult
-from carpet.formats.log import VERSION
+from carpet.formats.log_types import VERSION
 
-from .common import (OK, TOOL, UNUSABLE, Failure, Force, JsonFlag, LogFile, error, fail, guard, load, print_json, say,
-                     settle, writing)
+from .common import TOOL, Failure, Force, JsonFlag, LogFile, error, fail, guard, load, print_json, say, settle, writing
+from .exits import OK, UNUSABLE
 from .outcome import shown
 
 
@@ -91,7 +91,7 @@ def _in_version(log, session, version: int):
     import msgspec
 
     from carpet.formats import record
-    from carpet.formats.log import digest_text
+    from carpet.formats.log_types import digest_text
 
     summary = log.summary
     if version == 1 and (summary.clock_jumps or summary.clock_skipped_ms):

@@ -14,8 +14,9 @@ if "typing_extensions" not in sys.modules and "msgspec" not in sys.modules:
         del sys.modules["typing_extensions"]
 
 from .files import locked, read_log, write_log  # noqa: E402
-from .log import (FORMAT, VERSION, Log, LogError, check, decode, encode, header_deal, new_header, record, replay, to_bytes,
-                  upgraded, verify)
+from .log import check, decode, encode, to_bytes
+from .log_types import FORMAT, VERSION, Log, LogError, header_deal, new_header, upgraded
+from .log_verify import record, replay, verify
 from .report import position_document
 
 __all__ = ["FORMAT", "VERSION", "Log", "LogError", "check", "decode", "encode", "header_deal", "new_header", "record",

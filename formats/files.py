@@ -31,7 +31,8 @@ import os
 import stat
 from pathlib import Path
 
-from .log import Log, LogError, decode, to_bytes
+from .log import decode, to_bytes
+from .log_types import Log, LogError
 
 try:
     import fcntl

@@ -23,7 +23,7 @@ from carpet.core import Session, get_game
 from carpet.core.position import Start
 
 from . import svg
-from .log import Log, LogError, header_deal
+from .log_types import Log, LogError, header_deal
 
 HERE = Path(__file__).resolve().parent
 #: a pause between two events longer than this (after the speed-up) is cut to it when playing

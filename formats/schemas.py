@@ -1,6 +1,6 @@
 """The JSON Schemas of docs/schemas/, generated from the Structs (``python -m carpet.formats.schemas``).
 
-``carpet-log.schema.json`` is the JSON form of a log (formats/log.py, ``JsonLog``); the
+``carpet-log.schema.json`` is the JSON form of a log (formats/log_types.py, ``JsonLog``); the
 others are the documents the CLI prints (formats/documents.py, formats/survey.py for
 ``survey --json`` and a line of its results file, formats/stats.py for ``stats --json``).  tests/test_docs.py
 fails when a file here is not what this module generates.
@@ -15,7 +15,7 @@ from pathlib import Path
 import msgspec
 
 from .documents import DOCUMENTS
-from .log import JsonLog
+from .log_types import JsonLog
 from .stats import StatsDocument
 from .survey import DealResult, SurveyDocument
 
@@ -24,7 +24,7 @@ def _enums() -> dict[str, list]:
     """Fields whose values are a closed set, by name, wherever they appear: what a reader refuses besides."""
     from carpet.core import GAMES
 
-    from .log import NUMBERING, STATUSES, FORMAT, RULES_VERSION, VERSION
+    from .log_types import NUMBERING, STATUSES, FORMAT, RULES_VERSION, VERSION
 
     return {"status": list(STATUSES), "game": list(GAMES), "format": [FORMAT], "numbering": [NUMBERING],
             "rules": [RULES_VERSION], "version": list(range(1, VERSION + 1)), "information": ["full", "open"],
@@ -119,14 +119,13 @@ def schemas() -> dict[str, bytes]:
     return out
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str]) -> None:
     folder = Path(argv[0]) if argv else Path(__file__).resolve().parent.parent / "docs" / "schemas"
     folder.mkdir(parents=True, exist_ok=True)
     for name, data in schemas().items():
         (folder / name).write_bytes(data)
     print(f"wrote {len(schemas())} schemas to {folder}")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    main(sys.argv[1:])

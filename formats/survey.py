@@ -168,7 +168,7 @@ def read_results(path: Path, reading: Reading | None = None) -> Iterator[DealRes
     """Every result in the file, in file order; ``reading`` (when given) learns of torn lines."""
     reading = reading if reading is not None else Reading(path)
     from .files import open_regular
-    from .log import LogError
+    from .log_types import LogError
 
     try:  # a regular file only: a named pipe would hang the read, a device never end
         f = open(open_regular(path), "rb")
@@ -249,7 +249,7 @@ class ResultsWriter:
     def __init__(self, path: Path) -> None:
         self.path = path
         from .files import open_append
-        from .log import LogError
+        from .log_types import LogError
 
         try:  # a regular file only (docs/format.md's file rules): never a pipe to hang on, or a device
             self.fd = open_append(path)

@@ -32,8 +32,9 @@ from carpet.core import CarpetError, GAMES, __version__, get_game, parse_deal
 from carpet.core.game import RESTART
 from carpet.core.session import CLOCK_LIMIT, Events
 
-from .log import (FORMAT, NUMBERING, NUMBERINGS, RULES_VERSION, STATUSES, TEXT_TAG as TAG, VERSION, Header, Log,  # noqa: F401
-                  LogError, Summary, _created_ms, _hex_bytes, digest_text, is_text, record, replay, verify)
+from .log_types import (FORMAT, NUMBERING, NUMBERINGS, RULES_VERSION, STATUSES, VERSION, Header, Log, LogError, Summary,
+                        _created_ms, _hex_bytes, digest_text)
+from .log_verify import record, replay, verify
 
 #: tag name -> (part, field, kind); in this order; all required in a sealed game (one with a Digest)
 TAGS = (

@@ -26,7 +26,7 @@ from pathlib import Path
 from carpet.core import Session, get_game, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.formats import new_header, record, to_bytes
-from carpet.formats.log import created_text
+from carpet.formats.log_types import created_text
 
 #: the games played in turn (the quilt family's player looks ahead: slower to make, not to read)
 GAMES = ("carpet", "kovrik", "kovrik-shuffle", "montana", "carpet-foster", "spaces")

@@ -6,7 +6,7 @@ import msgspec
 import pytest
 
 from carpet.core import GAMES
-from carpet.formats import log as L
+from carpet.formats import log_types as L, log_v2
 from carpet.formats.schemas import schemas
 
 from conftest import ROOT
@@ -25,7 +25,7 @@ def test_the_schemas_in_docs_are_current():
 def test_the_game_codes_of_the_doc_are_the_code_s():
     rows = re.findall(r"^\| (\d+) \| ([a-z0-9-]+) \| ?(\d*) ?\| ?([a-z0-9-]*) ?\|$", DOC, re.M)
     table = {game: int(code) for row in rows for code, game in ((row[0], row[1]), (row[2], row[3])) if game}
-    assert table == L.GAME_CODES
+    assert table == log_v2.GAME_CODES
 
 
 def test_the_action_counts_and_constants_of_the_doc():
@@ -33,7 +33,7 @@ def test_the_action_counts_and_constants_of_the_doc():
         assert {v.action_count for v in GAMES.values() if v.family == family} == counts
         for count in counts:
             assert f"| {count} |" in DOC or f"= {count} |" in DOC
-    assert f"ext** value of type **{L.EXT_TYPE}**" in DOC
+    assert f"ext** value of type **{log_v2.EXT_TYPE}**" in DOC
     assert "0 playing, 1 won, 2 lost" in DOC and L.STATUSES == ("playing", "won", "lost")
 
 

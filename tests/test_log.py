@@ -8,7 +8,8 @@ import pytest
 from carpet.core import GAMES, RESTART, Session, get_game, parse_deal
 from carpet.formats import LogError, decode, encode, new_header, record, verify
 from carpet.formats.files import locked, read_log, write_atomic, write_log
-from carpet.formats.log import pack_events, reseal, unpack_events
+from carpet.formats.log_v1_json import pack_events, unpack_events
+from carpet.formats.log_verify import reseal
 
 from playthrough import random_session
 
@@ -230,7 +231,7 @@ def test_the_deal_of_a_binary_header_is_parse_deals():
     itself where the text is canonical, and leaves every other text to parse_deal's refusal."""
     from carpet.core.errors import BadDealNumber
     from carpet.core.numbering import MS_LIMIT, MT_LIMIT
-    from carpet.formats.log import _deal_of
+    from carpet.formats.log_v2 import _deal_of
 
     numbers = [0, 1, 2, 127, 128, 31999, 32000, 32001, 123456789012, MS_LIMIT - 1, MS_LIMIT, MS_LIMIT + 1,
                MT_LIMIT - 1, MT_LIMIT, 10**40]
@@ -250,7 +251,7 @@ def test_the_creation_time_text_is_the_formatted_one():
     import random
     import time
 
-    from carpet.formats.log import created_text
+    from carpet.formats.log_types import created_text
     rng = random.Random(5)
     values = [0, 1, 999, 1000, 86_399_999, 86_400_000, 2**47, 253402300799999, 253402300800000] + \
         [rng.randrange(0, 2**47 + 1) for _ in range(3000)]
@@ -268,7 +269,7 @@ def test_the_half_byte_layout_unpacks_as_the_general_way_does(monkeypatch):
     random planes, truncated ones, nonzero spare half-bytes and escapes of both kinds."""
     import random
 
-    from carpet.formats import log
+    from carpet.formats import log_v2 as log
     from carpet.formats.replay import PackedDeltas, unpacked
 
     def unpack(data, n):
@@ -310,42 +311,37 @@ def _common_shape_log(game: str, seed: int, steps: int) -> bytes:
     return encode(record(session, new_header(session, created=CREATED, tool="carpet 0.1.0")))
 
 
-def _both_readings(data: bytes):
-    """(the common-shape reading, the general one) of ``data``, each as comparable values."""
-    from carpet.formats import log
-
-    def plain(found):
-        if found is None:
-            return None
-        header, summary, variant, codes, deltas, meta, deal = found
-        return header, summary, variant.id, list(codes), deltas.typecode, list(deltas), bytes(meta), deal
+def _read(data: bytes):
+    """The one reading of a version-2 binary log's bytes, as comparable values, or ("refused", why)."""
+    from carpet.formats.log_v2 import decode_v2_binary
 
     try:
-        general = plain(log._decode_v2_binary(data))
+        header, summary, variant, codes, deltas, meta, deal = decode_v2_binary(data)
     except LogError as exc:
-        general = ("refused", str(exc))
-    return plain(log._v2_common(data)), general
+        return "refused", str(exc)
+    return header, summary, variant.id, list(codes), deltas.typecode, list(deltas), bytes(meta), deal
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_the_common_shape_reads_as_the_general_way_does(game):
-    """Logs of the common shape (the logs `play` writes) take the short reading: the same header,
-    summary, game, codes, deltas and deal as the general reading."""
-    taken = 0
+def test_the_common_shape_reads_back_what_was_written(game):
+    """Logs of the common shape (the logs `play` writes, ext 8 and ext 16: 256 bytes and more) read
+    back, in the one pass over the header, the header, summary, game, codes and deal written."""
+    from carpet.formats.log_verify import codes_and_deltas
+
     for seed in range(6):
-        data = _common_shape_log(game, seed, 10 + 40 * seed)  # ext 8 and ext 16 (256 bytes and more)
-        common, general = _both_readings(data)
-        assert common is not None, f"{game} seed {seed}: a common-shape log went the general way"
-        assert common == general
-        taken += 1
-    assert taken == 6
+        session = random_session(GAMES[game], seed, 10 + 40 * seed, check=False)
+        made = record(session, new_header(session, created=CREATED, tool="carpet 0.1.0"))
+        header, summary, game_id, codes, _, _, _, deal = _read(encode(made))
+        assert (header, summary, game_id) == (made.header, made.summary, game)
+        assert codes == list(codes_and_deltas(made, GAMES[game])[0])
+        assert deal == parse_deal(made.header.deal)
 
 
 @pytest.mark.parametrize("steps", (30, 150))
-def test_every_edit_of_a_common_shape_log_reads_as_the_general_way_does(steps):
-    """Every flipped bit pattern at every byte and every truncation of a common-shape log: the short
-    reading gives what the general reading gives, or steps aside (None) where that one refuses or
-    the log is of another shape; and check() refuses every one of them.  An ext 8 and an ext 16."""
+def test_every_edit_of_a_common_shape_log_is_refused(steps):
+    """Every flipped bit pattern at every byte and every truncation of a common-shape log (an ext 8
+    and an ext 16): check() refuses every one with LogError, and the header reading, where it
+    refuses, refuses as check() does."""
     from carpet.formats import check
 
     data = _common_shape_log("carpet", 4, steps)
@@ -358,42 +354,44 @@ def test_every_edit_of_a_common_shape_log_reads_as_the_general_way_does(steps):
             bad.append(bytes(edited))
     bad += [data[:n] for n in range(1, len(data))]
     for edited in bad:
-        common, general = _both_readings(edited)
-        assert common is None or common == general, edited.hex()
-        if general[0] == "refused":
-            assert common is None, edited.hex()
-        with pytest.raises(LogError):
+        read = _read(edited)
+        with pytest.raises(LogError) as refused:
             check(edited)
+        if read[0] == "refused" and edited[:1] == data[:1]:  # (another first byte: another form's reader)
+            assert str(refused.value) == read[1], edited.hex()
 
 
 @settings(max_examples=400, deadline=None)
 @given(game=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 50),
        edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=3))
-def test_edited_common_shape_logs_read_as_the_general_way_does(game, seed, edits):
-    data = bytearray(_common_shape_log(game, seed, 12))
+def test_edited_common_shape_logs_are_refused_unless_unchanged(game, seed, edits):
+    from carpet.formats import check
+
+    original = _common_shape_log(game, seed, 12)
+    data = bytearray(original)
     for where, value in edits:
         data[where % len(data)] = value
-    common, general = _both_readings(bytes(data))
-    assert common is None or common == general
-    if general[0] == "refused":
-        assert common is None
+    if bytes(data) == original:
+        assert check(original)[0].header == _read(original)[0]
+    else:
+        with pytest.raises(LogError):
+            check(bytes(data))
 
 
-def test_the_common_shape_steps_aside_for_what_it_does_not_read():
-    """A creation time past 2^47 ms (refused), a skipped clock and a tool of another form (both
-    read by the general way): the short reading returns None for each."""
-    from carpet.formats import log
+def test_the_shapes_past_the_one_byte_fields_read_too():
+    """A creation time past 2^47 ms (refused), a skipped clock and a tool of another form (read by
+    the varint forms of their fields): the one reading says each as it is."""
+    from carpet.formats.log_types import created_text
 
     session = random_session(GAMES["carpet"], 1, 20, check=False)
-    late = encode(record(session, new_header(session, created=log.created_text(2**47 + 1), tool="carpet 0.1.0")))
-    common, general = _both_readings(late)
-    assert common is None and general == ("refused", "corrupt log (creation time)")
+    late = encode(record(session, new_header(session, created=created_text(2**47 + 1), tool="carpet 0.1.0")))
+    assert _read(late) == ("refused", "corrupt log (creation time)")
     header = new_header(session, created=CREATED, tool="carpet 0.1.0")
-    for data in (encode(record(session, header, clock_jumps=2, clock_skipped_ms=700)),
-                 encode(record(session, new_header(session, created=CREATED, tool="carpet 0.1.200")))):
-        common, general = _both_readings(data)
-        assert common is None and general[0] != "refused"
-    assert _both_readings(encode(record(session, header)))[0] is not None
+    for made in (record(session, header, clock_jumps=2, clock_skipped_ms=700),
+                 record(session, new_header(session, created=CREATED, tool="carpet 0.1.200")),
+                 record(session, new_header(session, created=CREATED, tool="another tool"))):
+        read = _read(encode(made))
+        assert read[:2] == (made.header, made.summary)
 
 
 def _with_last_code_escaped(game: str, value: int, monkeypatch, summary_of=None) -> bytes:
@@ -401,7 +399,8 @@ def _with_last_code_escaped(game: str, value: int, monkeypatch, summary_of=None)
     escape, its field all ones and ``value`` in the overflow, sealed with a good digest: what a
     writer never makes.  ``summary_of(log)``: the summary to seal instead of the log's own."""
     from carpet.core.game import UNDO
-    from carpet.formats import log
+    from carpet.formats import log_v2 as log
+    from carpet.formats.log_verify import codes_and_deltas
 
     variant = GAMES[game]
     session = Session(variant, parse_deal("5"))
@@ -410,7 +409,7 @@ def _with_last_code_escaped(game: str, value: int, monkeypatch, summary_of=None)
     if game == "carpet":
         session.act(UNDO, 3000)
     made = record(session, new_header(session, created=CREATED, tool="carpet 0.1.0"))
-    codes, deltas = log._codes_and_deltas(made, variant)
+    codes, deltas = codes_and_deltas(made, variant)
     real = log.pack_planes
 
     def escaping(codes, deltas):
@@ -473,7 +472,7 @@ def test_resealed_edits_are_refused_or_read_coherently(source, edits):
     The reader refuses it with LogError, or reads it coherently: the events as action indexes,
     re-played by the path that reads indexes, reach the summary it was read with
     (tests/stress/resealed.py: what is checked, and the long run)."""
-    from carpet.formats.log import _unext
+    from carpet.formats.log_v2 import _unext
     from stress import resealed
 
     data = _RESEALABLE[source]

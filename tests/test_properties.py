@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from carpet.core import GAMES, Session, parse_deal
 from carpet.formats import decode, encode, new_header, record, replay, verify
-from carpet.formats.log import digest_text
+from carpet.formats.log_types import digest_text
 
 from playthrough import observe, random_session
 

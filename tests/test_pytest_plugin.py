@@ -10,7 +10,7 @@ from importlib.metadata import entry_points
 import pytest
 
 from carpet.formats import encode, read_log, replay
-from carpet.formats.log import reseal
+from carpet.formats.log_verify import reseal
 
 from conftest import ROOT
 

@@ -6,7 +6,7 @@ import pytest
 
 from carpet.core import GAMES, RESTART, Session, parse_deal
 from carpet.formats import check, decode, encode, new_header, record, replay, to_bytes, verify
-from carpet.formats.log import digest_text
+from carpet.formats.log_types import digest_text
 from carpet.formats.replay import run, undone
 
 from playthrough import observe, random_session
@@ -109,7 +109,7 @@ def test_every_reader_goes_through_the_one_replay(tmp_path, monkeypatch):
         raise AssertionError("a reader stepped a Session")
 
     monkeypatch.setattr(session_module.Session, "act", refused)
-    monkeypatch.setattr("carpet.formats.log.run", counted)
+    monkeypatch.setattr("carpet.formats.log_verify.run", counted)
     for command in (["verify", path], ["show", path, "--json"], ["show", path, "--at", "2", "--json"],
                     ["moves", path], ["replay", path, "--json"], ["export", path, "-o", tmp_path / "g.txt"]):
         calls.clear()

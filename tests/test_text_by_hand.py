@@ -162,7 +162,7 @@ def test_any_text_in_a_tag_or_comment_is_refused_or_read_never_a_crash(junk, whe
 
 def test_a_binary_tool_text_that_is_not_utf8_is_refused_not_read_with_replacements(tmp_path):
     """Issue 21: it verified (read with U+FFFD), then play wrote it back and found a digest mismatch."""
-    from carpet.formats.log import _digest_v2, _ext, _unext
+    from carpet.formats.log_v2 import _digest_v2, _ext, _unext
 
     session = Session(GAMES["kovrik"], parse_deal("5"))
     data = to_bytes(record(session, new_header(session, created="2026-11-29T12:00:00.000Z", tool="abcd")))

@@ -33,7 +33,8 @@ import msgspec  # noqa: E402
 from carpet.core import GAMES, CarpetError, Session, parse_deal  # noqa: E402
 from carpet.core.session import Events  # noqa: E402
 from carpet.formats import LogError, check, encode, new_header, record  # noqa: E402
-from carpet.formats.log import reseal, upgraded  # noqa: E402
+from carpet.formats.log_types import upgraded  # noqa: E402
+from carpet.formats.log_verify import reseal  # noqa: E402
 from carpet.formats.text import encode_text  # noqa: E402
 from playthrough import random_session  # noqa: E402
 

@@ -31,7 +31,9 @@ from carpet.formats import LogError, check, encode, new_header, record  # noqa: 
 from array import array  # noqa: E402
 
 from carpet.core.session import Events  # noqa: E402
-from carpet.formats.log import Log, _compare_summary, _digest_v2, _ext, _unext, replay  # noqa: E402
+from carpet.formats.log_types import Log  # noqa: E402
+from carpet.formats.log_v2 import _digest_v2, _ext, _unext  # noqa: E402
+from carpet.formats.log_verify import _compare_summary, replay  # noqa: E402
 from playthrough import random_session  # noqa: E402
 
 TOOLS = ("carpet 0.1.0", "test")
