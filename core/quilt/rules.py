@@ -29,6 +29,8 @@ from .search import QuiltSearch
 _BASES = bytes(sorted(BASES))  # card ids are bytes: the deal drops the bases by bytes.translate
 # what a pile holding its base alone takes next: the up piles the two, the down piles the queen
 _FIRST_NEED = tuple(base + 1 for base in UP_BASES) + tuple(base - 1 for base in DOWN_BASES)
+# card id -> the mask ``unstuck`` is and-ed with when the card moves: its suit's bit cleared
+_CLEAR_SUIT = tuple(15 & ~(1 << (card % 52 // 13)) for card in range(DECK_CARDS))
 
 
 class QuiltState(QuiltSearch):
@@ -38,11 +40,13 @@ class QuiltState(QuiltSearch):
     two look-ups.  ``stock`` (top last), ``waste`` (top last), the foundation piles and
     the reserves (top last) are tuples, replaced when they change, so that a snapshot can
     share them.  ``loc[card]`` is the card's quilt cell or -1; ``need[pile]`` the face the
-    pile takes next (-1 once complete).
+    pile takes next (-1 once complete).  ``unstuck`` is a mask of the suits (bit ``suit``)
+    whose dead-end tests (core/quilt/search.py) passed in this position: every transition
+    that changes a suit's cards clears its bit, a redeal all of them.
     """
 
     __slots__ = ("cells", "stock", "waste", "found", "reserves", "loc", "need", "in_quilt",
-                 "on_found")
+                 "on_found", "unstuck")
 
     variant: "QuiltVariant"  # noqa: F821 (core/quilt/variants.py)
 
@@ -50,6 +54,7 @@ class QuiltState(QuiltSearch):
         self.variant = variant
         self.redeals_used = 0
         self.status = PLAYING
+        self.unstuck = 0
         if deal is None:
             return  # filled by arranged()
         order, _ = fast_dealing_order(deal, DECK_CARDS, generator=False)  # no draw after the deal
@@ -200,8 +205,10 @@ class QuiltState(QuiltSearch):
         stock = self.stock
         if not stock:
             return False
-        self.waste += (stock[-1],)
+        card = stock[-1]
+        self.waste += (card,)
         self.stock = stock[:-1]
+        self.unstuck &= _CLEAR_SUIT[card]
         self.update_status()
         return True
 
@@ -213,6 +220,7 @@ class QuiltState(QuiltSearch):
         self.stock = self.waste[::-1]
         self.waste = ()
         self.redeals_used += 1
+        self.unstuck = 0
         self.update_status()
         return True
 
@@ -230,6 +238,7 @@ class QuiltState(QuiltSearch):
             pile = self.reserves[k]
             card = pile[-1]
             self.reserves[k] = pile[:-1]
+        self.unstuck &= _CLEAR_SUIT[card]
         return card
 
     def _found_push(self, pile: int, card: int) -> None:
@@ -468,11 +477,11 @@ class QuiltState(QuiltSearch):
     def snapshot(self) -> tuple:
         """The position, with what :meth:`_reindex` would work out kept too (a restore needs none)."""
         return (tuple(self.cells), self.stock, self.waste, tuple(self.found), tuple(self.reserves),
-                self.redeals_used, self.status, tuple(self.loc), self.in_quilt, tuple(self.need), self.on_found)
+                self.redeals_used, self.status, tuple(self.loc), self.in_quilt, tuple(self.need), self.on_found, self.unstuck)
 
     def restore(self, snap: tuple) -> None:
         cells, self.stock, self.waste, found, reserves, self.redeals_used, self.status, loc, self.in_quilt, \
-            need, on_found = snap
+            need, on_found, self.unstuck = snap
         self.cells = list(cells)
         self.found = list(found)
         self.reserves = list(reserves)

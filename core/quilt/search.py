@@ -7,6 +7,7 @@ the position and the rules these ask through it.
 from __future__ import annotations
 
 import zlib
+from operator import add
 
 from carpet.core.game import State
 
@@ -14,11 +15,11 @@ from .board import (_N1, _N2, CELLS, COLS, DECK_CARDS, DOWN, EMPTY, FIRST_RESERV
                     TO_RESERVE, TO_WASTE, TURN, UP, WASTE, available_in, move_action, split)
 
 _FACE_PLUS_ONE = tuple(c % 52 + 1 for c in range(DECK_CARDS)) + (0,)  # face + 1; EMPTY (-1) -> 0
-_FACE_OR_NONE = tuple(c % 52 for c in range(DECK_CARDS)) + (255,)  # face; EMPTY (-1) -> 255
-_FACE_TABLE = bytes(b % 52 if b < DECK_CARDS else b for b in range(256))  # card id -> face, for translate
-# face -> its rank when of the given suit, else 255 (to drop): per suit, for translate
-_SUIT_RANKS = tuple(bytes(b - 13 * s if 13 * s <= b < 13 * s + 13 else 255 for b in range(256))
+# card id -> its rank when of the given suit, else 255 (to drop): per suit, for translate
+_CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 255 for b in range(256))
                     for s in range(4))
+_IN_QUILT = (1,) * CELLS + (0,)  # a card's cell (loc) -> 1 when it lies in the quilt; -1 (not there) -> 0
+_FACE_TABLE = bytes(b % 52 if b < DECK_CARDS else b for b in range(256))  # card id -> face, for translate
 
 
 class QuiltSearch(State):
@@ -81,56 +82,68 @@ class QuiltSearch(State):
 
     def dead_end(self) -> bool:
         """True when the game can no longer be won (for the search; False may still be a dead
-        end): the waste is blocked for good (:meth:`waste_blocked`), or some suit could not be
-        finished even if every quilt card were free to play at any time (:func:`_suit_stuck`)."""
+        end): some suit's waste cards are blocked for good (:meth:`_run_blocked`), or the suit
+        could not be finished even if every quilt card were free to play at any time
+        (:func:`_suit_stuck`).  Each suit's tests depend on its own cards alone, so a suit
+        that passed them stays passed (``unstuck``) until one of its cards moves."""
         if self.variant.has_reserves:
             return False
-        if self.waste_blocked():
-            return True
-        need, redeals = self.need, self.variant.redeals - self.redeals_used
-        cells = bytes(map(_FACE_OR_NONE.__getitem__, self.cells))
-        waste = bytes(self.waste).translate(_FACE_TABLE)
-        stock = bytes(reversed(self.stock)).translate(_FACE_TABLE)
+        unstuck = self.unstuck
+        if unstuck == 15:
+            return False
+        redeals = self.variant.redeals - self.redeals_used
+        waste, stock, loc, need = bytes(self.waste), None, self.loc, self.need
         for suit in range(4):
-            ranks = _SUIT_RANKS[suit]
+            if unstuck >> suit & 1:
+                continue
+            ranks = _CARD_RANKS[suit]
             in_waste = waste.translate(ranks).replace(b"\xff", b"")
-            in_stock = stock.translate(ranks).replace(b"\xff", b"")
-            if not in_waste and not in_stock:
-                continue  # only quilt cards left: free in this relaxation
-            free = bytes(sorted(cells.translate(ranks).replace(b"\xff", b"")))
-            up, down = need[UP + suit], need[DOWN + suit]
-            if _suit_stuck(13 if up < 0 else up % 13, -1 if down < 0 else down % 13, free, in_waste,
-                           in_stock, redeals):
+            if not redeals and self._run_blocked(suit, in_waste):
                 return True
+            if stock is None:
+                stock = bytes(reversed(self.stock))
+            in_stock = stock.translate(ranks).replace(b"\xff", b"")
+            if in_waste or in_stock:  # (only quilt cards left: free in this relaxation)
+                base = 13 * suit
+                # how many copies of each rank lie in the quilt
+                free = tuple(map(add, map(_IN_QUILT.__getitem__, loc[base:base + 13]),
+                                 map(_IN_QUILT.__getitem__, loc[base + 52:base + 65])))
+                up, down = need[UP + suit], need[DOWN + suit]
+                if _suit_stuck(13 if up < 0 else up % 13, -1 if down < 0 else down % 13, free, in_waste,
+                               in_stock, redeals):
+                    return True
+            unstuck |= 1 << suit
+        self.unstuck = unstuck
         return False
 
     def waste_blocked(self) -> bool:
-        """With no redeal left the waste only ever loses its top card, to a foundation, so the
-        waste's cards of one suit, read top down, must split into a rising run for the up
-        pile (above what it holds) and a falling run for the down pile (below what it holds);
-        True when they cannot.  (The simple player's look-ahead uses this test alone.)
-        """
+        """Whether the waste is blocked for good in the last pass (:meth:`_run_blocked`, for
+        every suit).  (The simple player's look-ahead uses this test alone.)"""
         if self.variant.has_reserves or self.redeals_used < self.variant.redeals or len(self.waste) < 2:
             return False
-        runs: list[list[int]] = [[], [], [], []]
-        for card in reversed(self.waste):
-            face = card % 52
-            runs[face // 13].append(face % 13)
-        for suit, run in enumerate(runs):
-            if len(run) < 2:
-                continue
-            # (highest rank on the up pile, lowest on the down pile) still possible
-            ends = {(len(self.found[UP + suit]) - 1, 13 - len(self.found[DOWN + suit]))}
-            for r in run:
-                after = set()
-                for up, down in ends:
-                    if r > up:
-                        after.add((r, down))
-                    if r < down:
-                        after.add((up, r))
-                if not after:
-                    return True
-                ends = after
+        waste = bytes(self.waste)
+        return any(self._run_blocked(suit, waste.translate(_CARD_RANKS[suit]).replace(b"\xff", b""))
+                   for suit in range(4))
+
+    def _run_blocked(self, suit: int, run: bytes) -> bool:
+        """With no redeal left the waste only ever loses its top card, to a foundation, so the
+        waste's cards of one suit (``run``: their ranks, bottom first), read top down, must
+        split into a rising run for the up pile (above what it holds) and a falling run for
+        the down pile (below what it holds); True when they cannot."""
+        if len(run) < 2:
+            return False
+        # (highest rank on the up pile, lowest on the down pile) still possible
+        ends = {(len(self.found[UP + suit]) - 1, 13 - len(self.found[DOWN + suit]))}
+        for r in reversed(run):
+            after = set()
+            for up, down in ends:
+                if r > up:
+                    after.add((r, down))
+                if r < down:
+                    after.add((up, r))
+            if not after:
+                return True
+            ends = after
         return False
 
     def _frees(self, cell: int) -> int:
@@ -215,19 +228,16 @@ def _suit_stuck(up: int, down: int, free: tuple, waste: tuple, stock: tuple, red
     moment (a relaxation: every real win gives a win here, so True proves a dead end).
 
     ``up``/``down``: the ranks the two piles take next (13 and -1 once complete); ``free``:
-    the ranks of the suit's quilt cards, sorted; ``waste`` (bottom first) and ``stock`` (next
-    first): the ranks of the suit's cards there, the other suits left out (they only block
-    more); ``redeals`` left.  Ranks come as bytes.  The
-    relaxed game is searched exhaustively, up to _STUCK_BUDGET positions (then: not stuck).
+    how many copies of each rank (13 counts) lie in the quilt; ``waste`` (bottom first) and
+    ``stock`` (next first): the ranks of the suit's cards there (bytes), the other suits left
+    out (they only block more); ``redeals`` left.  The relaxed game is searched exhaustively,
+    up to _STUCK_BUDGET positions (then: not stuck).
     """
     memo = (up, down, free, waste, stock, redeals)
     known = _STUCK.get(memo)
     if known is not None:
         return known
-    counts = [0] * 13
-    for rank in free:
-        counts[rank] += 1
-    start = (up, down, tuple(counts), tuple(waste), tuple(stock), redeals)
+    start = (up, down, free, tuple(waste), tuple(stock), redeals)
     seen = {start}
     todo = [start]
     stuck = True
