@@ -29,6 +29,7 @@ from .search import QuiltSearch
 _BASES = bytes(sorted(BASES))  # card ids are bytes: the deal drops the bases by bytes.translate
 # what a pile holding its base alone takes next: the up piles the two, the down piles the queen
 _FIRST_NEED = tuple(base + 1 for base in UP_BASES) + tuple(base - 1 for base in DOWN_BASES)
+_FACE_PLUS_ONE = bytes(b % 52 + 1 if b < DECK_CARDS else 0 for b in range(256))  # card id -> face + 1
 # card id -> the mask ``unstuck`` is and-ed with when the card moves: its suit's bit cleared
 _CLEAR_SUIT = tuple(15 & ~(1 << (card % 52 // 13)) for card in range(DECK_CARDS))
 
@@ -40,13 +41,14 @@ class QuiltState(QuiltSearch):
     two look-ups.  ``stock`` (top last), ``waste`` (top last), the foundation piles and
     the reserves (top last) are tuples, replaced when they change, so that a snapshot can
     share them.  ``loc[card]`` is the card's quilt cell or -1; ``need[pile]`` the face the
-    pile takes next (-1 once complete).  ``unstuck`` is a mask of the suits (bit ``suit``)
+    pile takes next (-1 once complete).  ``faces`` is the quilt as the search keys it (a
+    bytearray: each cell's face + 1, 0 for a hole, OFF's 0 included).  ``unstuck`` is a mask of the suits (bit ``suit``)
     whose dead-end tests (core/quilt/search.py) passed in this position: every transition
     that changes a suit's cards clears its bit, a redeal all of them.
     """
 
     __slots__ = ("cells", "stock", "waste", "found", "reserves", "loc", "need", "in_quilt",
-                 "on_found", "unstuck")
+                 "on_found", "unstuck", "faces")
 
     variant: "QuiltVariant"  # noqa: F821 (core/quilt/variants.py)
 
@@ -60,6 +62,7 @@ class QuiltState(QuiltSearch):
         order, _ = fast_dealing_order(deal, DECK_CARDS, generator=False)  # no draw after the deal
         rest = list(bytes(order).translate(None, _BASES))  # the eight bases start the foundations
         self.cells = rest[:CELLS] + [EMPTY]
+        self.faces = bytearray(bytes(self.cells[:CELLS]).translate(_FACE_PLUS_ONE) + b"\0")
         others = rest[CELLS:]
         if variant.has_reserves:
             self.stock = ()
@@ -108,6 +111,7 @@ class QuiltState(QuiltSearch):
         return state
 
     def _reindex(self) -> None:
+        self.faces = bytearray((c % 52 + 1 if c >= 0 else 0) for c in self.cells)
         loc = [-1] * DECK_CARDS
         n = 0
         for cell in range(CELLS):
@@ -228,6 +232,7 @@ class QuiltState(QuiltSearch):
         if source < CELLS:
             card = self.cells[source]
             self.cells[source] = EMPTY
+            self.faces[source] = 0
             self.loc[card] = -1
             self.in_quilt -= 1
         elif source == WASTE:
@@ -477,11 +482,13 @@ class QuiltState(QuiltSearch):
     def snapshot(self) -> tuple:
         """The position, with what :meth:`_reindex` would work out kept too (a restore needs none)."""
         return (tuple(self.cells), self.stock, self.waste, tuple(self.found), tuple(self.reserves),
-                self.redeals_used, self.status, tuple(self.loc), self.in_quilt, tuple(self.need), self.on_found, self.unstuck)
+                self.redeals_used, self.status, tuple(self.loc), self.in_quilt, tuple(self.need), self.on_found,
+                self.unstuck, bytes(self.faces))
 
     def restore(self, snap: tuple) -> None:
         cells, self.stock, self.waste, found, reserves, self.redeals_used, self.status, loc, self.in_quilt, \
-            need, on_found, self.unstuck = snap
+            need, on_found, self.unstuck, faces = snap
+        self.faces = bytearray(faces)
         self.cells = list(cells)
         self.found = list(found)
         self.reserves = list(reserves)

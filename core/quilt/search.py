@@ -14,7 +14,6 @@ from carpet.core.game import State
 from .board import (_N1, _N2, CELLS, COLS, DECK_CARDS, DOWN, EMPTY, FIRST_RESERVE, REDEAL, ROWS,
                     TO_RESERVE, TO_WASTE, TURN, UP, WASTE, available_in, move_action, split)
 
-_FACE_PLUS_ONE = tuple(c % 52 + 1 for c in range(DECK_CARDS)) + (0,)  # face + 1; EMPTY (-1) -> 0
 # card id -> its rank when of the given suit, else 255 (to drop): per suit, for translate
 _CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 255 for b in range(256))
                     for s in range(4))
@@ -106,7 +105,7 @@ class QuiltSearch(State):
             if in_waste or in_stock:  # (only quilt cards left: free in this relaxation)
                 base = 13 * suit
                 # how many copies of each rank lie in the quilt
-                free = tuple(map(add, map(_IN_QUILT.__getitem__, loc[base:base + 13]),
+                free = bytes(map(add, map(_IN_QUILT.__getitem__, loc[base:base + 13]),
                                  map(_IN_QUILT.__getitem__, loc[base + 52:base + 65])))
                 up, down = need[UP + suit], need[DOWN + suit]
                 if _suit_stuck(13 if up < 0 else up % 13, -1 if down < 0 else down % 13, free, in_waste,
@@ -166,7 +165,7 @@ class QuiltSearch(State):
         """The position by faces: the two decks' copies of a card obey the same rules, so
         positions that differ only in which copy lies where have the same future; the
         reserves (Persian Carpet) are all alike, so their order does not matter either."""
-        parts = [bytes(map(_FACE_PLUS_ONE.__getitem__, self.cells)), bytes(map(len, self.found)),
+        parts = [bytes(self.faces), bytes(map(len, self.found)),
                  bytes(self.stock).translate(_FACE_TABLE), bytes(self.waste).translate(_FACE_TABLE)]
         if self.variant.has_reserves:
             parts += sorted(bytes(pile).translate(_FACE_TABLE) for pile in self.reserves)
@@ -219,16 +218,18 @@ class QuiltSearch(State):
 
 #: answers of _suit_stuck already worked out (the same suit situation recurs all through a search)
 _STUCK: dict = {}
+_LESS = (b"", b"\x00", b"\x01")  # a count, less one, as bytes
+
 #: positions _suit_stuck may look at before it gives up (and says "not stuck")
 _STUCK_BUDGET = 20000
 
 
-def _suit_stuck(up: int, down: int, free: tuple, waste: tuple, stock: tuple, redeals: int) -> bool:
+def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, redeals: int) -> bool:
     """Whether one suit could not be finished even if its quilt cards were free to play at any
     moment (a relaxation: every real win gives a win here, so True proves a dead end).
 
     ``up``/``down``: the ranks the two piles take next (13 and -1 once complete); ``free``:
-    how many copies of each rank (13 counts) lie in the quilt; ``waste`` (bottom first) and
+    how many copies of each rank (13 counts, bytes) lie in the quilt; ``waste`` (bottom first) and
     ``stock`` (next first): the ranks of the suit's cards there (bytes), the other suits left
     out (they only block more); ``redeals`` left.  The relaxed game is searched exhaustively,
     up to _STUCK_BUDGET positions (then: not stuck).
@@ -237,7 +238,7 @@ def _suit_stuck(up: int, down: int, free: tuple, waste: tuple, stock: tuple, red
     known = _STUCK.get(memo)
     if known is not None:
         return known
-    start = (up, down, free, tuple(waste), tuple(stock), redeals)
+    start = memo  # (bytes all: their hashes are kept, and slicing them is cheap)
     seen = {start}
     todo = [start]
     stuck = True
@@ -256,9 +257,9 @@ def _suit_stuck(up: int, down: int, free: tuple, waste: tuple, stock: tuple, red
             elif wa and wa[-1] == d and (crossed or fr[d]):
                 d, wa = d - 1, wa[:-1]
             elif u <= 12 and fr[u] and (crossed or fr[u] == 2):
-                fr, u = fr[:u] + (fr[u] - 1,) + fr[u + 1:], u + 1
+                fr, u = fr[:u] + _LESS[fr[u]] + fr[u + 1:], u + 1
             elif d >= 0 and fr[d] and (crossed or fr[d] == 2):
-                fr, d = fr[:d] + (fr[d] - 1,) + fr[d + 1:], d - 1
+                fr, d = fr[:d] + _LESS[fr[d]] + fr[d + 1:], d - 1
             else:
                 break
         if u > 12 and d < 0:
@@ -272,14 +273,16 @@ def _suit_stuck(up: int, down: int, free: tuple, waste: tuple, stock: tuple, red
             if top == d:
                 children.append((u, d - 1, fr, wa[:-1], st, rd))
         if u <= 12 and fr[u]:
-            children.append((u + 1, d, fr[:u] + (fr[u] - 1,) + fr[u + 1:], wa, st, rd))
+            children.append((u + 1, d, fr[:u] + _LESS[fr[u]] + fr[u + 1:], wa, st, rd))
         if d >= 0 and fr[d]:
-            children.append((u, d - 1, fr[:d] + (fr[d] - 1,) + fr[d + 1:], wa, st, rd))
+            children.append((u, d - 1, fr[:d] + _LESS[fr[d]] + fr[d + 1:], wa, st, rd))
         if st:
             children.append((u, d, fr, wa + st[:1], st[1:], rd))
         elif wa and rd:
-            children.append((u, d, fr, (), wa, rd - 1))  # the first dealt to the waste comes first
-        for child in children:
+            children.append((u, d, fr, b"", wa, rd - 1))  # the first dealt to the waste comes first
+        # the plays last, to be searched first: a win, where there is one, comes sooner (the
+        # order never changes the answer: "stuck" is said only of a search that ran to its end)
+        for child in reversed(children):
             if child not in seen:
                 seen.add(child)
                 todo.append(child)
