@@ -349,13 +349,15 @@ class QuiltState(QuiltSearch):
             elif waste_face >= 0:
                 wanted += (f for f in (waste_face - 1, waste_face + 1) if adjacent(f, waste_face))
             loc = self.loc
-            movable = []
-            for face in wanted:
-                for card in (face, face + 52):
-                    cell = loc[card]
-                    if cell >= 0 and available_in(cells, cell):
-                        movable.append(cell)
-            movable = sorted(set(movable))
+            found = set()
+            for face in set(wanted):
+                cell = loc[face]  # deck 0's copy
+                if cell >= 0 and available_in(cells, cell):
+                    found.add(cell)
+                cell = loc[face + 52]  # deck 1's
+                if cell >= 0 and available_in(cells, cell):
+                    found.add(cell)
+            movable = sorted(found)
         for cell in movable:
             face = cells[cell] % 52
             base = FIRST_MOVE + cell * TARGETS
