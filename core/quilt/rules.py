@@ -42,13 +42,15 @@ class QuiltState(QuiltSearch):
     the reserves (top last) are tuples, replaced when they change, so that a snapshot can
     share them.  ``loc[card]`` is the card's quilt cell or -1; ``need[pile]`` the face the
     pile takes next (-1 once complete).  ``faces`` is the quilt as the search keys it (a
-    bytearray: each cell's face + 1, 0 for a hole, OFF's 0 included).  ``unstuck`` is a mask of the suits (bit ``suit``)
+    bytearray: each cell's face + 1, 0 for a hole, OFF's 0 included), ``keyed`` the search key
+    of this position once worked out (None until then: every transition and a restore clear
+    it).  ``unstuck`` is a mask of the suits (bit ``suit``)
     whose dead-end tests (core/quilt/search.py) passed in this position: every transition
     that changes a suit's cards clears its bit, a redeal all of them.
     """
 
     __slots__ = ("cells", "stock", "waste", "found", "reserves", "loc", "need", "in_quilt",
-                 "on_found", "unstuck", "faces")
+                 "on_found", "unstuck", "faces", "keyed")
 
     variant: "QuiltVariant"  # noqa: F821 (core/quilt/variants.py)
 
@@ -57,6 +59,7 @@ class QuiltState(QuiltSearch):
         self.redeals_used = 0
         self.status = PLAYING
         self.unstuck = 0
+        self.keyed = None
         if deal is None:
             return  # filled by arranged()
         order, _ = fast_dealing_order(deal, DECK_CARDS, generator=False)  # no draw after the deal
@@ -213,6 +216,7 @@ class QuiltState(QuiltSearch):
         self.waste += (card,)
         self.stock = stock[:-1]
         self.unstuck &= _CLEAR_SUIT[card]
+        self.keyed = None
         self.update_status()
         return True
 
@@ -225,6 +229,7 @@ class QuiltState(QuiltSearch):
         self.waste = ()
         self.redeals_used += 1
         self.unstuck = 0
+        self.keyed = None
         self.update_status()
         return True
 
@@ -244,6 +249,7 @@ class QuiltState(QuiltSearch):
             card = pile[-1]
             self.reserves[k] = pile[:-1]
         self.unstuck &= _CLEAR_SUIT[card]
+        self.keyed = None
         return card
 
     def _found_push(self, pile: int, card: int) -> None:
@@ -491,6 +497,7 @@ class QuiltState(QuiltSearch):
         cells, self.stock, self.waste, found, reserves, self.redeals_used, self.status, loc, self.in_quilt, \
             need, on_found, self.unstuck, faces = snap
         self.faces = bytearray(faces)
+        self.keyed = None
         self.cells = list(cells)
         self.found = list(found)
         self.reserves = list(reserves)

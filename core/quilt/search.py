@@ -20,6 +20,10 @@ _CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 25
 _IN_QUILT = (1,) * CELLS + (0,)  # a card's cell (loc) -> 1 when it lies in the quilt; -1 (not there) -> 0
 _FACE_TABLE = bytes(b % 52 if b < DECK_CARDS else b for b in range(256))  # card id -> face, for translate
 
+# cell -> (n, n's other short-side neighbour) for each quilt cell n whose short side touches it
+_SHORT_SIDES_ON = tuple(tuple((n, _N2[n] if _N1[n] == cell else _N1[n]) for n in range(CELLS)
+                              if cell in (_N1[n], _N2[n])) for cell in range(CELLS))
+
 
 class QuiltSearch(State):
     __slots__ = ()
@@ -153,17 +157,10 @@ class QuiltSearch(State):
         return False
 
     def _frees(self, cell: int) -> int:
-        """How many cards become available when ``cell`` empties (0..4)."""
+        """How many cards become available when ``cell`` empties (0..4): the cards whose short
+        side touches ``cell`` and whose other short side touches a card."""
         cells = self.cells
-        freed = 0
-        r, c = divmod(cell, COLS)
-        for n in ((cell - COLS) if r else -1, (cell + COLS) if r < ROWS - 1 else -1,
-                  (cell - 1) if c else -1, (cell + 1) if c < COLS - 1 else -1):
-            if n >= 0 and cells[n] != EMPTY:
-                # n's short side touches cell only if they are aligned that way
-                if cell in (_N1[n], _N2[n]) and cells[_N1[n] if _N2[n] == cell else _N2[n]] != EMPTY:
-                    freed += 1
-        return freed
+        return sum(cells[n] >= 0 and cells[other] >= 0 for n, other in _SHORT_SIDES_ON[cell])
 
     #: every win scores the same, so a safe action never costs a win any score
     safe_keeps_score = True
@@ -171,13 +168,17 @@ class QuiltSearch(State):
     def search_key(self) -> bytes:
         """The position by faces: the two decks' copies of a card obey the same rules, so
         positions that differ only in which copy lies where have the same future; the
-        reserves (Persian Carpet) are all alike, so their order does not matter either."""
+        reserves (Persian Carpet) are all alike, so their order does not matter either.  Worked
+        out once per position (``keyed``): the search asks it again for the orders' jitter."""
+        if self.keyed is not None:
+            return self.keyed
         parts = [bytes(self.faces), bytes(map(len, self.found)),
                  bytes(self.stock).translate(_FACE_TABLE), bytes(self.waste).translate(_FACE_TABLE)]
         if self.variant.has_reserves:
             parts += sorted(bytes(pile).translate(_FACE_TABLE) for pile in self.reserves)
         parts.append(bytes((self.redeals_used,)))
-        return b"\xff".join(parts)
+        self.keyed = key = b"\xff".join(parts)
+        return key
 
     def safe_action(self) -> int | None:
         """A card to its foundation where that cannot spoil a win: the card's suit is
