@@ -336,7 +336,9 @@ class QuiltState(QuiltSearch):
         return True
 
     # --- what every path reads --------------------------------------------------------------
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self, alike: bool = False) -> list[int]:
+        """The legal actions, in index order; with ``alike`` (for the search, which keys the
+        reserves as alike) a move to an empty reserve only to the first of them."""
         if self.status == WON:
             return []
         cells, need = self.cells, self.need
@@ -344,6 +346,8 @@ class QuiltState(QuiltSearch):
         actions = []
         if reserves_game:
             onto, empty = self._reserve_targets()
+            if alike:
+                empty = empty[:1]
         waste_face = self.waste[-1] % 52 if self.waste else -1
         if reserves_game and empty:
             movable = self.available()  # any of them may go to an empty reserve

@@ -11,8 +11,8 @@ from operator import add
 
 from carpet.core.game import State
 
-from .board import (_N1, _N2, CELLS, COLS, DECK_CARDS, DOWN, EMPTY, FIRST_MOVE, FIRST_RESERVE, REDEAL, ROWS,
-                    TARGETS, TO_RESERVE, TO_WASTE, TURN, UP, WASTE, available_in, move_action, split)
+from .board import (_N1, _N2, CELLS, COLS, DECK_CARDS, DOWN, EMPTY, FIRST_RESERVE, REDEAL, ROWS,
+                    TO_RESERVE, TO_WASTE, TURN, UP, WASTE, available_in, move_action, split)
 
 # card id -> its rank when of the given suit, else 255 (to drop): per suit, for translate
 _CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 255 for b in range(256))
@@ -71,14 +71,9 @@ class QuiltSearch(State):
         the near-equals as other players would, each the same on every machine; with the
         same position key (copies of a card alike) they give the same order.
         """
-        actions = self.legal_actions()
-        if self.variant.has_reserves and () in self.reserves:
-            # the reserves are all alike (search_key): of the moves of a card to an empty
-            # reserve, the one to the first empty reserve stands for all of them
-            reserves = self.reserves
-            first = TO_RESERVE + reserves.index(())
-            actions = [a for a in actions if (target := (a - FIRST_MOVE) % TARGETS) < TO_RESERVE
-                       or target == first or reserves[target - TO_RESERVE]]
+        # the reserves are all alike (search_key): of the moves of a card to an empty
+        # reserve, the one to the first empty reserve stands for all of them
+        actions = self.legal_actions(alike=True)
         if len(actions) > 1:
             rank = self.action_rank
             if order:
