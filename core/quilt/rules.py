@@ -371,10 +371,7 @@ class QuiltState(QuiltSearch):
         for cell in movable:
             face = cells[cell] % 52
             base = FIRST_MOVE + cell * TARGETS
-            if face in need:
-                for pile in range(8):
-                    if need[pile] == face:
-                        actions.append(base + pile)
+            self._to_foundations(actions, base, face)
             if reserves_game:
                 fitting = onto.get(face)
                 if fitting:
@@ -385,21 +382,15 @@ class QuiltState(QuiltSearch):
                     actions.append(base + TO_RESERVE + k)
             elif waste_face >= 0 and adjacent(face, waste_face):
                 actions.append(base + TO_WASTE)
-        if waste_face >= 0 and waste_face in need:
-            base = FIRST_MOVE + WASTE * TARGETS
-            for pile in range(8):
-                if need[pile] == waste_face:
-                    actions.append(base + pile)
+        if waste_face >= 0:
+            self._to_foundations(actions, FIRST_MOVE + WASTE * TARGETS, waste_face)
         if reserves_game:
             for k, reserve in enumerate(self.reserves):
                 if not reserve:
                     continue
                 face = reserve[-1] % 52
                 base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
-                if face in need:
-                    for pile in range(8):
-                        if need[pile] == face:
-                            actions.append(base + pile)
+                self._to_foundations(actions, base, face)
                 fitting = onto.get(face, [])
                 targets = fitting if len(reserve) == 1 or not empty else sorted(fitting + empty)
                 for j in targets:
@@ -409,6 +400,15 @@ class QuiltState(QuiltSearch):
         elif self.waste and self.redeals_used < self.variant.redeals:
             actions.append(REDEAL)
         return actions
+
+    def _to_foundations(self, actions: list[int], base: int, face: int) -> None:
+        """Append ``base + pile`` for each foundation pile that takes ``face`` next (only its
+        suit's two piles can: ``need`` holds each pile's own suit), the up pile first."""
+        pile = UP + face // 13
+        if self.need[pile] == face:
+            actions.append(base + pile)
+        if self.need[pile + DOWN] == face:
+            actions.append(base + pile + DOWN)
 
     def _reserve_targets(self) -> tuple[dict[int, list[int]], list[int]]:
         """(face -> reserves whose top it fits, in order; the empty reserves)."""

@@ -155,7 +155,11 @@ class QuiltSearch(State):
         """How many cards become available when ``cell`` empties (0..4): the cards whose short
         side touches ``cell`` and whose other short side touches a card."""
         cells = self.cells
-        return sum(cells[n] >= 0 and cells[other] >= 0 for n, other in _SHORT_SIDES_ON[cell])
+        freed = 0
+        for n, other in _SHORT_SIDES_ON[cell]:
+            if cells[n] >= 0 and cells[other] >= 0:
+                freed += 1
+        return freed
 
     #: every win scores the same, so a safe action never costs a win any score
     safe_keeps_score = True
