@@ -371,7 +371,8 @@ class QuiltState(QuiltSearch):
         for cell in movable:
             face = cells[cell] % 52
             base = FIRST_MOVE + cell * TARGETS
-            self._to_foundations(actions, base, face)
+            if face in need:
+                self._to_foundations(actions, base, face)
             if reserves_game:
                 fitting = onto.get(face)
                 if fitting:
@@ -382,7 +383,7 @@ class QuiltState(QuiltSearch):
                     actions.append(base + TO_RESERVE + k)
             elif waste_face >= 0 and adjacent(face, waste_face):
                 actions.append(base + TO_WASTE)
-        if waste_face >= 0:
+        if waste_face >= 0 and waste_face in need:
             self._to_foundations(actions, FIRST_MOVE + WASTE * TARGETS, waste_face)
         if reserves_game:
             for k, reserve in enumerate(self.reserves):
@@ -390,7 +391,8 @@ class QuiltState(QuiltSearch):
                     continue
                 face = reserve[-1] % 52
                 base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
-                self._to_foundations(actions, base, face)
+                if face in need:
+                    self._to_foundations(actions, base, face)
                 fitting = onto.get(face, [])
                 targets = fitting if len(reserve) == 1 or not empty else sorted(fitting + empty)
                 for j in targets:

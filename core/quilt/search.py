@@ -71,6 +71,14 @@ class QuiltSearch(State):
         the near-equals as other players would, each the same on every machine; with the
         same position key (copies of a card alike) they give the same order.
         """
+        # the actions and their order depend on the position by faces alone (the key, and the
+        # reserves in their order): positions met again (the look-ahead, the other orders) are
+        # answered from _ACTIONS
+        memo = (self.variant.id, self.search_key(), order,
+                tuple(self.reserves) if self.variant.has_reserves else None)
+        known = _ACTIONS.get(memo)
+        if known is not None:
+            return list(known)
         # the reserves are all alike (search_key): of the moves of a card to an empty
         # reserve, the one to the first empty reserve stands for all of them
         actions = self.legal_actions(alike=True)
@@ -83,6 +91,9 @@ class QuiltSearch(State):
                 def rank(action: int, plain=rank) -> float:
                     return plain(action) + zlib.crc32(action.to_bytes(2, "little"), salt) * scale
             actions.sort(key=rank, reverse=True)
+        if len(_ACTIONS) >= _ACTIONS_KEPT:
+            _ACTIONS.clear()
+        _ACTIONS[memo] = tuple(actions)
         return actions
 
     def dead_end(self) -> bool:
@@ -222,6 +233,11 @@ class QuiltSearch(State):
         return DECK_CARDS - 8  # every win puts every card up: its score is fixed
 
 
+
+#: search_actions' answers already worked out, by (game, key, order, reserves by faces in order)
+_ACTIONS: dict = {}
+#: how many of them are kept at most (then all are dropped: about 300 bytes each)
+_ACTIONS_KEPT = 50_000
 
 #: answers of _suit_stuck already worked out (the same suit situation recurs all through a search)
 _STUCK: dict = {}
