@@ -5,7 +5,8 @@ that could not be finished even with every quilt card free (``_suit_stuck``).  A
 calls dead has no win by a plain breadth-first search (tests/test_solver.py: every legal action,
 no pruning, no order).  The state keeps what the search worked out about its position (the suits
 that passed, ``unstuck``; the key, ``keyed``; the quilt by faces, ``faces``): along any line,
-undone or not, each equals what a fresh look at the same position gives.
+undone or not, each equals what a fresh look at the same position gives, and so do the search's
+actions, which it keeps by position.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from carpet.core import get_game, parse_deal
 from carpet.core.game import PLAYING
 from carpet.core.quilt import QuiltState
+from carpet.core.quilt import search as quilt_search
 from carpet.core.quilt.board import TURN
 
 from test_solver import breadth_first, endgames
@@ -36,6 +38,17 @@ def fresh(state: QuiltState) -> QuiltState:
     again.restore(state.snapshot())
     again.unstuck, again.keyed = 0, None
     return again
+
+
+def worked_out(state: QuiltState, order: int) -> list[int]:
+    """search_actions as worked out afresh (nothing kept from before, nothing left behind)."""
+    kept = dict(quilt_search._ACTIONS)
+    quilt_search._ACTIONS.clear()
+    try:
+        return state.search_actions(order)
+    finally:
+        quilt_search._ACTIONS.clear()
+        quilt_search._ACTIONS.update(kept)
 
 
 def faces_of(state: QuiltState) -> bytes:
@@ -60,6 +73,8 @@ def test_kept_verdicts_keys_and_faces_match_a_fresh_look(game, deal, seed):
         assert state.dead_end() == look.dead_end()
         assert state.search_key() == look.search_key()
         assert bytes(state.faces) == faces_of(state)
+        order = rng.choice((0, 0, 3))
+        assert state.search_actions(order) == worked_out(look, order)
         if rng.random() < 0.3:
             snaps.append(state.snapshot())
         state.apply(rng.choice(state.legal_actions()))
@@ -78,6 +93,42 @@ def test_a_suit_passed_is_asked_again_once_one_of_its_cards_moves():
     assert state.unstuck != 15
     state.restore(snap)
     assert state.unstuck == 15  # a restore brings back what was known there
+
+
+@quick
+@given(deal=st.integers(1, 5000), seed=st.integers(0, 2**32))
+def test_moves_left_out_to_alike_reserves_lead_where_a_kept_one_does(deal, seed):
+    # Persian Carpet's search offers a move to the first empty reserve only: every move to
+    # another empty reserve reaches a position of the same key as one it offers
+    rng = random.Random(seed)
+    variant = get_game("persian-carpet")
+    dealt = variant.new_state(parse_deal(str(deal)))
+    # the deal with two to five reserves emptied and a few holes in the quilt (cards left out:
+    # the rules never count them)
+    emptied = rng.sample(range(8), rng.randint(2, 5))
+    holes = rng.sample(range(64), rng.randint(0, 12))
+    state = QuiltState.arranged(variant, quilt=[None if c in holes else dealt.cells[c] for c in range(64)],
+                                reserves=[() if k in emptied else pile for k, pile in enumerate(dealt.reserves)])
+    compared = 0
+    for _ in range(100):
+        if state.status != PLAYING:
+            break
+        legal, offered = state.legal_actions(), state.search_actions()
+        assert set(offered) <= set(legal)
+        if len(offered) < len(legal):
+            snap = state.snapshot()
+            reached = set()
+            for action in offered:
+                state.apply(action)
+                reached.add(state.search_key())
+                state.restore(snap)
+            for action in set(legal) - set(offered):
+                state.apply(action)
+                assert state.search_key() in reached
+                state.restore(snap)
+                compared += 1
+        state.apply(rng.choice(legal))
+    assert compared  # two empty reserves at the start: some move was left out
 
 
 # --- a position called dead has no win --------------------------------------------------------
