@@ -133,6 +133,17 @@ def test_moves_left_out_to_alike_reserves_lead_where_a_kept_one_does(deal, seed)
 
 # --- a position called dead has no win --------------------------------------------------------
 
+def until_dead(state: QuiltState, rng: random.Random, steps: int) -> bool:
+    """Play random actions until the proof speaks (True), the game ends or ``steps`` are played."""
+    for _ in range(steps):
+        if state.status != PLAYING:
+            return False
+        state.apply(rng.choice(state.legal_actions()))
+        if state.status == PLAYING and state.dead_end():
+            return True
+    return False
+
+
 def test_dead_positions_near_the_end_confirmed_breadth_first():
     # positions off a won line, played on at random until the proof speaks, then searched
     # breadth first without it: every one exhausted without a win, each proof among them
@@ -140,26 +151,17 @@ def test_dead_positions_near_the_end_confirmed_breadth_first():
     for game in STOCK_GAMES:
         rng = random.Random(7)
         for state in endgames(game, cuts=(10, 20, 30, 40), walks=6):
-            for _ in range(60):
-                if state.status != PLAYING:
-                    break
-                state.apply(rng.choice(state.legal_actions()))
-                if state.status == PLAYING and state.dead_end():
-                    assert breadth_first(state, search_key, limit=20_000) is False, game
-                    by_proof["waste run" if state.waste_blocked() else "suit relaxed"] += 1
-                    break
+            if until_dead(state, rng, 60):
+                assert breadth_first(state, search_key, limit=20_000) is False, game
+                by_proof["waste run" if state.waste_blocked() else "suit relaxed"] += 1
     assert by_proof["waste run"] >= 5 and by_proof["suit relaxed"] >= 5, by_proof
 
 
 @quick
 @given(game=st.sampled_from(STOCK_GAMES), deal=st.integers(1, 5000), seed=st.integers(0, 2**32))
 def test_a_position_called_dead_has_no_win(game, deal, seed):
-    rng = random.Random(seed)
+    # from a deal, played at random until the proof speaks, searched without it (where a
+    # search that small can tell)
     state = get_game(game).new_state(parse_deal(str(deal)))
-    for _ in range(400):  # play at random until the proof speaks, then search without it
-        if state.status != PLAYING:
-            return
-        state.apply(rng.choice(state.legal_actions()))
-        if state.status == PLAYING and state.dead_end():
-            assert breadth_first(state, search_key, limit=3_000) is not True
-            return
+    if until_dead(state, random.Random(seed), 400):
+        assert breadth_first(state, search_key, limit=3_000) is not True
