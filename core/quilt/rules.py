@@ -29,9 +29,13 @@ from .search import QuiltSearch
 _BASES = bytes(sorted(BASES))  # card ids are bytes: the deal drops the bases by bytes.translate
 # what a pile holding its base alone takes next: the up piles the two, the down piles the queen
 _FIRST_NEED = tuple(base + 1 for base in UP_BASES) + tuple(base - 1 for base in DOWN_BASES)
-_FACE_PLUS_ONE = bytes(b % 52 + 1 if b < DECK_CARDS else 0 for b in range(256))  # card id -> face + 1
 # card id -> the mask ``unstuck`` is and-ed with when the card moves: its suit's bit cleared
 _CLEAR_SUIT = tuple(15 & ~(1 << (card % 52 // 13)) for card in range(DECK_CARDS))
+
+
+def _faces_of(cells) -> bytearray:
+    """The quilt as ``QuiltState.faces`` holds it."""
+    return bytearray(0 if card < 0 else card % 52 + 1 for card in cells)
 
 
 class QuiltState(QuiltSearch):
@@ -41,12 +45,13 @@ class QuiltState(QuiltSearch):
     two look-ups.  ``stock`` (top last), ``waste`` (top last), the foundation piles and
     the reserves (top last) are tuples, replaced when they change, so that a snapshot can
     share them.  ``loc[card]`` is the card's quilt cell or -1; ``need[pile]`` the face the
-    pile takes next (-1 once complete).  ``faces`` is the quilt as the search keys it (a
-    bytearray: each cell's face + 1, 0 for a hole, OFF's 0 included), ``keyed`` the search key
-    of this position once worked out (None until then: every transition and a restore clear
-    it).  ``unstuck`` is a mask of the suits (bit ``suit``)
-    whose dead-end tests (core/quilt/search.py) passed in this position: every transition
-    that changes a suit's cards clears its bit, a redeal all of them.
+    pile takes next (-1 once complete).
+
+    For the search (core/quilt/search.py): ``faces`` is the quilt as the search keys it (a
+    bytearray: each cell's face + 1, 0 for a hole, OFF's 0 included); ``keyed`` the search
+    key of this position once worked out (None until then: every transition and a restore
+    clear it); ``unstuck`` a mask of the suits (bit ``suit``) whose dead-end tests passed in
+    this position (a transition that moves a suit's card clears its bit, a redeal all of them).
     """
 
     __slots__ = ("cells", "stock", "waste", "found", "reserves", "loc", "need", "in_quilt",
@@ -65,7 +70,7 @@ class QuiltState(QuiltSearch):
         order, _ = fast_dealing_order(deal, DECK_CARDS, generator=False)  # no draw after the deal
         rest = list(bytes(order).translate(None, _BASES))  # the eight bases start the foundations
         self.cells = rest[:CELLS] + [EMPTY]
-        self.faces = bytearray(bytes(self.cells[:CELLS]).translate(_FACE_PLUS_ONE) + b"\0")
+        self.faces = _faces_of(self.cells)
         others = rest[CELLS:]
         if variant.has_reserves:
             self.stock = ()
@@ -114,7 +119,7 @@ class QuiltState(QuiltSearch):
         return state
 
     def _reindex(self) -> None:
-        self.faces = bytearray((c % 52 + 1 if c >= 0 else 0) for c in self.cells)
+        self.faces = _faces_of(self.cells)
         loc = [-1] * DECK_CARDS
         n = 0
         for cell in range(CELLS):

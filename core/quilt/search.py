@@ -11,7 +11,7 @@ from operator import add
 
 from carpet.core.game import State
 
-from .board import (_N1, _N2, CELLS, COLS, DECK_CARDS, DOWN, EMPTY, FIRST_RESERVE, REDEAL, ROWS,
+from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_RESERVE, REDEAL,
                     TO_RESERVE, TO_WASTE, TURN, UP, WASTE, available_in, move_action, split)
 
 # card id -> its rank when of the given suit, else 255 (to drop): per suit, for translate
@@ -71,9 +71,9 @@ class QuiltSearch(State):
         the near-equals as other players would, each the same on every machine; with the
         same position key (copies of a card alike) they give the same order.
         """
-        # the actions and their order depend on the position by faces alone (the key, and the
-        # reserves in their order): positions met again (the look-ahead, the other orders) are
-        # answered from _ACTIONS
+        # the actions and their order depend on the position by faces alone (the key; in
+        # Persian Carpet the reserves as they lie, too): a position met again (the look-ahead,
+        # the other orders) is answered from _ACTIONS
         memo = (self.variant.id, self.search_key(), order,
                 tuple(self.reserves) if self.variant.has_reserves else None)
         known = _ACTIONS.get(memo)
@@ -234,17 +234,16 @@ class QuiltSearch(State):
 
 
 
-#: search_actions' answers already worked out, by (game, key, order, reserves by faces in order)
+#: search_actions' answers already worked out, by (game, key, order, the reserves as they lie)
 _ACTIONS: dict = {}
 #: how many of them are kept at most (then all are dropped: about 300 bytes each)
 _ACTIONS_KEPT = 50_000
 
 #: answers of _suit_stuck already worked out (the same suit situation recurs all through a search)
 _STUCK: dict = {}
-_LESS = (b"", b"\x00", b"\x01")  # a count, less one, as bytes
-
 #: positions _suit_stuck may look at before it gives up (and says "not stuck")
 _STUCK_BUDGET = 20000
+_LESS = (b"", b"\x00", b"\x01")  # a count, less one, as bytes
 
 
 def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, redeals: int) -> bool:
@@ -252,8 +251,8 @@ def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, red
     moment (a relaxation: every real win gives a win here, so True proves a dead end).
 
     ``up``/``down``: the ranks the two piles take next (13 and -1 once complete); ``free``:
-    how many copies of each rank (13 counts, bytes) lie in the quilt; ``waste`` (bottom first) and
-    ``stock`` (next first): the ranks of the suit's cards there (bytes), the other suits left
+    how many copies of each rank (13 counts, bytes) lie in the quilt; ``waste`` (bottom
+    first) and ``stock`` (next first): the ranks of the suit's cards there (bytes), the other suits left
     out (they only block more); ``redeals`` left.  The relaxed game is searched exhaustively,
     up to _STUCK_BUDGET positions (then: not stuck).
     """
