@@ -5,8 +5,8 @@ a venv of f4f9346; ``--new``: this one), solve the same deals in turn, the order
 deal to deal, each timing its own solve with ``time.process_time``.  Per game it prints how many
 deals give the same answer (won / unwinnable / unknown), the answers that differ, and over the
 deals both decide the median of the per-deal CPU ratios (base over new) and the ratio of the
-totals.  Each round solves every deal once more in each worker (the medians are taken over the
-rounds' per-deal medians); ``-o FILE`` keeps every solve as a JSON line.
+totals.  Each round solves every deal once more, in new workers (the per-deal CPU is the median
+over the rounds); ``-o FILE`` keeps every solve as a JSON line.
 
     python benchmarks/quilt_solver_ab.py --base /tmp/venvf4f/bin/python \\
         --games crazy-quilt,indian-carpet,persian-carpet --deals 2001-2060 --rounds 2
@@ -73,11 +73,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("-o", "--out", help="append every solve here (JSON lines, with a 'side' field)")
     args = parser.parse_args(argv)
-    workers = {"base": _worker(args.base), "new": _worker(args.new)}
     out = open(args.out, "a") if args.out else None
     runs: dict[tuple, dict[str, list[dict]]] = {}
     turn = 0
     for _round in range(args.rounds):
+        # new workers each round: what a solve keeps for the next (the quilt search's tables)
+        # serves other deals, as in a survey, never the same deal again
+        workers = {"base": _worker(args.base), "new": _worker(args.new)}
         for game in args.games.split(","):
             for deal in _deals(args.deals):
                 sides = ("base", "new") if turn % 2 == 0 else ("new", "base")
@@ -88,9 +90,9 @@ def main(argv: list[str] | None = None) -> int:
                     if out:
                         out.write(json.dumps({"side": side, **answer}) + "\n")
                         out.flush()
-    for worker in workers.values():
-        worker.stdin.close()
-        worker.wait()
+        for worker in workers.values():
+            worker.stdin.close()
+            worker.wait()
     for game in args.games.split(","):
         keys = [k for k in runs if k[0] == game]
         differ, ratios, totals = [], [], [0.0, 0.0]

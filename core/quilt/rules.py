@@ -148,7 +148,7 @@ class QuiltState(QuiltSearch):
     def available(self) -> list[int]:
         """The cells whose cards are available now, row-major."""
         cells = self.cells
-        return [cell for cell in range(CELLS) if available_in(cells, cell)]
+        return [cell for cell, card in enumerate(cells[:CELLS]) if card >= 0 and available_in(cells, cell)]
 
     orientation = staticmethod(orientation)
 
