@@ -40,7 +40,10 @@ for request in sys.stdin:
 
 
 def _worker(python: str) -> subprocess.Popen:
-    return subprocess.Popen([python, "-c", WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        return subprocess.Popen([python, "-c", WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    except OSError as error:
+        raise SystemExit(f"cannot run {python}: {error.strerror}") from None
 
 
 def _ask(worker: subprocess.Popen, game: str, deal: int, nodes: int) -> dict:
@@ -54,7 +57,26 @@ def _ask(worker: subprocess.Popen, game: str, deal: int, nodes: int) -> dict:
 
 def _deals(text: str) -> range:
     low, _, high = text.partition("-")
+    if not low.isdigit() or not (high or low).isdigit() or int(low) < 1 or int(high or low) < int(low):
+        raise argparse.ArgumentTypeError(f"not a range of deal numbers like 2001-2060: {text!r}")
     return range(int(low), int(high or low) + 1)
+
+
+QUILT_GAMES = ("crazy-quilt", "indian-carpet", "persian-carpet")
+
+
+def _games(text: str) -> list[str]:
+    games = text.split(",")
+    for game in games:
+        if game not in QUILT_GAMES:
+            raise argparse.ArgumentTypeError(f"not a quilt game: {game!r} (they are {', '.join(QUILT_GAMES)})")
+    return games
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a whole number above 0: {text!r}")
+    return int(text)
 
 
 def _quartiles(values: list[float]) -> str:
@@ -67,10 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the Python of the install to compare with")
     parser.add_argument("--new", default=sys.executable, help="the Python of this install (default: this one)")
-    parser.add_argument("--games", default="crazy-quilt,indian-carpet,persian-carpet")
-    parser.add_argument("--deals", default="2001-2060", help="a range, e.g. 2001-2060")
-    parser.add_argument("--nodes", type=int, default=400_000, help="the budget per deal (default: the solver's)")
-    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--games", type=_games, default="crazy-quilt,indian-carpet,persian-carpet",
+                        help="quilt games, comma-separated")
+    parser.add_argument("--deals", type=_deals, default="2001-2060", help="a range, e.g. 2001-2060")
+    parser.add_argument("--nodes", type=_positive, default=400_000, help="the budget per deal (default: the solver's)")
+    parser.add_argument("--rounds", type=_positive, default=1)
     parser.add_argument("-o", "--out", help="append every solve here (JSON lines, with a 'side' field)")
     args = parser.parse_args(argv)
     out = open(args.out, "a") if args.out else None
@@ -80,8 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         # new workers each round: what a solve keeps for the next (the quilt search's tables)
         # serves other deals, as in a survey, never the same deal again
         workers = {"base": _worker(args.base), "new": _worker(args.new)}
-        for game in args.games.split(","):
-            for deal in _deals(args.deals):
+        for game in args.games:
+            for deal in args.deals:
                 sides = ("base", "new") if turn % 2 == 0 else ("new", "base")
                 turn += 1
                 for side in sides:
@@ -93,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         for worker in workers.values():
             worker.stdin.close()
             worker.wait()
-    for game in args.games.split(","):
+    for game in args.games:
         keys = [k for k in runs if k[0] == game]
         differ, ratios, totals = [], [], [0.0, 0.0]
         for key in keys:
