@@ -29,6 +29,13 @@ from .search import QuiltSearch
 _BASES = bytes(sorted(BASES))  # card ids are bytes: the deal drops the bases by bytes.translate
 # what a pile holding its base alone takes next: the up piles the two, the down piles the queen
 _FIRST_NEED = tuple(base + 1 for base in UP_BASES) + tuple(base - 1 for base in DOWN_BASES)
+# card id -> the mask ``unstuck`` is and-ed with when the card moves: its suit's bit cleared
+_CLEAR_SUIT = tuple(15 & ~(1 << (card % 52 // 13)) for card in range(DECK_CARDS))
+
+
+def _faces_of(cells) -> bytearray:
+    """The quilt as ``QuiltState.faces`` holds it."""
+    return bytearray(0 if card < 0 else card % 52 + 1 for card in cells)
 
 
 class QuiltState(QuiltSearch):
@@ -39,10 +46,16 @@ class QuiltState(QuiltSearch):
     the reserves (top last) are tuples, replaced when they change, so that a snapshot can
     share them.  ``loc[card]`` is the card's quilt cell or -1; ``need[pile]`` the face the
     pile takes next (-1 once complete).
+
+    For the search (core/quilt/search.py): ``faces`` is the quilt as the search keys it (a
+    bytearray: each cell's face + 1, 0 for a hole, OFF's 0 included); ``keyed`` the search
+    key of this position once worked out (None until then: every transition and a restore
+    clear it); ``unstuck`` a mask of the suits (bit ``suit``) whose dead-end tests passed in
+    this position (a transition that moves a suit's card clears its bit, a redeal all of them).
     """
 
     __slots__ = ("cells", "stock", "waste", "found", "reserves", "loc", "need", "in_quilt",
-                 "on_found")
+                 "on_found", "unstuck", "faces", "keyed")
 
     variant: "QuiltVariant"  # noqa: F821 (core/quilt/variants.py)
 
@@ -50,11 +63,14 @@ class QuiltState(QuiltSearch):
         self.variant = variant
         self.redeals_used = 0
         self.status = PLAYING
+        self.unstuck = 0
+        self.keyed = None
         if deal is None:
             return  # filled by arranged()
         order, _ = fast_dealing_order(deal, DECK_CARDS, generator=False)  # no draw after the deal
         rest = list(bytes(order).translate(None, _BASES))  # the eight bases start the foundations
         self.cells = rest[:CELLS] + [EMPTY]
+        self.faces = _faces_of(self.cells)
         others = rest[CELLS:]
         if variant.has_reserves:
             self.stock = ()
@@ -103,6 +119,7 @@ class QuiltState(QuiltSearch):
         return state
 
     def _reindex(self) -> None:
+        self.faces = _faces_of(self.cells)
         loc = [-1] * DECK_CARDS
         n = 0
         for cell in range(CELLS):
@@ -131,7 +148,7 @@ class QuiltState(QuiltSearch):
     def available(self) -> list[int]:
         """The cells whose cards are available now, row-major."""
         cells = self.cells
-        return [cell for cell in range(CELLS) if available_in(cells, cell)]
+        return [cell for cell, card in enumerate(cells[:CELLS]) if card >= 0 and available_in(cells, cell)]
 
     orientation = staticmethod(orientation)
 
@@ -200,8 +217,11 @@ class QuiltState(QuiltSearch):
         stock = self.stock
         if not stock:
             return False
-        self.waste += (stock[-1],)
+        card = stock[-1]
+        self.waste += (card,)
         self.stock = stock[:-1]
+        self.unstuck &= _CLEAR_SUIT[card]
+        self.keyed = None
         self.update_status()
         return True
 
@@ -213,6 +233,8 @@ class QuiltState(QuiltSearch):
         self.stock = self.waste[::-1]
         self.waste = ()
         self.redeals_used += 1
+        self.unstuck = 0
+        self.keyed = None
         self.update_status()
         return True
 
@@ -220,6 +242,7 @@ class QuiltState(QuiltSearch):
         if source < CELLS:
             card = self.cells[source]
             self.cells[source] = EMPTY
+            self.faces[source] = 0
             self.loc[card] = -1
             self.in_quilt -= 1
         elif source == WASTE:
@@ -230,6 +253,8 @@ class QuiltState(QuiltSearch):
             pile = self.reserves[k]
             card = pile[-1]
             self.reserves[k] = pile[:-1]
+        self.unstuck &= _CLEAR_SUIT[card]
+        self.keyed = None
         return card
 
     def _found_push(self, pile: int, card: int) -> None:
@@ -316,7 +341,9 @@ class QuiltState(QuiltSearch):
         return True
 
     # --- what every path reads --------------------------------------------------------------
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self, alike: bool = False) -> list[int]:
+        """The legal actions, in index order; with ``alike`` (for the search, which keys the
+        reserves as alike) a move to an empty reserve only to the first of them."""
         if self.status == WON:
             return []
         cells, need = self.cells, self.need
@@ -324,6 +351,8 @@ class QuiltState(QuiltSearch):
         actions = []
         if reserves_game:
             onto, empty = self._reserve_targets()
+            if alike:
+                empty = empty[:1]
         waste_face = self.waste[-1] % 52 if self.waste else -1
         if reserves_game and empty:
             movable = self.available()  # any of them may go to an empty reserve
@@ -335,20 +364,20 @@ class QuiltState(QuiltSearch):
             elif waste_face >= 0:
                 wanted += (f for f in (waste_face - 1, waste_face + 1) if adjacent(f, waste_face))
             loc = self.loc
-            movable = []
-            for face in wanted:
-                for card in (face, face + 52):
-                    cell = loc[card]
-                    if cell >= 0 and available_in(cells, cell):
-                        movable.append(cell)
-            movable = sorted(set(movable))
+            found = set()
+            for face in set(wanted):
+                cell = loc[face]  # deck 0's copy
+                if cell >= 0 and available_in(cells, cell):
+                    found.add(cell)
+                cell = loc[face + 52]  # deck 1's
+                if cell >= 0 and available_in(cells, cell):
+                    found.add(cell)
+            movable = sorted(found)
         for cell in movable:
             face = cells[cell] % 52
             base = FIRST_MOVE + cell * TARGETS
             if face in need:
-                for pile in range(8):
-                    if need[pile] == face:
-                        actions.append(base + pile)
+                self._to_foundations(actions, base, face)
             if reserves_game:
                 fitting = onto.get(face)
                 if fitting:
@@ -360,10 +389,7 @@ class QuiltState(QuiltSearch):
             elif waste_face >= 0 and adjacent(face, waste_face):
                 actions.append(base + TO_WASTE)
         if waste_face >= 0 and waste_face in need:
-            base = FIRST_MOVE + WASTE * TARGETS
-            for pile in range(8):
-                if need[pile] == waste_face:
-                    actions.append(base + pile)
+            self._to_foundations(actions, FIRST_MOVE + WASTE * TARGETS, waste_face)
         if reserves_game:
             for k, reserve in enumerate(self.reserves):
                 if not reserve:
@@ -371,9 +397,7 @@ class QuiltState(QuiltSearch):
                 face = reserve[-1] % 52
                 base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
                 if face in need:
-                    for pile in range(8):
-                        if need[pile] == face:
-                            actions.append(base + pile)
+                    self._to_foundations(actions, base, face)
                 fitting = onto.get(face, [])
                 targets = fitting if len(reserve) == 1 or not empty else sorted(fitting + empty)
                 for j in targets:
@@ -383,6 +407,15 @@ class QuiltState(QuiltSearch):
         elif self.waste and self.redeals_used < self.variant.redeals:
             actions.append(REDEAL)
         return actions
+
+    def _to_foundations(self, actions: list[int], base: int, face: int) -> None:
+        """Append ``base + pile`` for each foundation pile that takes ``face`` next (only its
+        suit's two piles can: ``need`` holds each pile's own suit), the up pile first."""
+        pile = UP + face // 13
+        if self.need[pile] == face:
+            actions.append(base + pile)
+        if self.need[pile + DOWN] == face:
+            actions.append(base + pile + DOWN)
 
     def _reserve_targets(self) -> tuple[dict[int, list[int]], list[int]]:
         """(face -> reserves whose top it fits, in order; the empty reserves)."""
@@ -468,11 +501,14 @@ class QuiltState(QuiltSearch):
     def snapshot(self) -> tuple:
         """The position, with what :meth:`_reindex` would work out kept too (a restore needs none)."""
         return (tuple(self.cells), self.stock, self.waste, tuple(self.found), tuple(self.reserves),
-                self.redeals_used, self.status, tuple(self.loc), self.in_quilt, tuple(self.need), self.on_found)
+                self.redeals_used, self.status, tuple(self.loc), self.in_quilt, tuple(self.need), self.on_found,
+                self.unstuck, bytes(self.faces))
 
     def restore(self, snap: tuple) -> None:
         cells, self.stock, self.waste, found, reserves, self.redeals_used, self.status, loc, self.in_quilt, \
-            need, on_found = snap
+            need, on_found, self.unstuck, faces = snap
+        self.faces = bytearray(faces)
+        self.keyed = None
         self.cells = list(cells)
         self.found = list(found)
         self.reserves = list(reserves)

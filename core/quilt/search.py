@@ -7,18 +7,22 @@ the position and the rules these ask through it.
 from __future__ import annotations
 
 import zlib
+from operator import add
 
 from carpet.core.game import State
 
-from .board import (_N1, _N2, CELLS, COLS, DECK_CARDS, DOWN, EMPTY, FIRST_RESERVE, REDEAL, ROWS,
+from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_RESERVE, REDEAL,
                     TO_RESERVE, TO_WASTE, TURN, UP, WASTE, available_in, move_action, split)
 
-_FACE_PLUS_ONE = tuple(c % 52 + 1 for c in range(DECK_CARDS)) + (0,)  # face + 1; EMPTY (-1) -> 0
-_FACE_OR_NONE = tuple(c % 52 for c in range(DECK_CARDS)) + (255,)  # face; EMPTY (-1) -> 255
-_FACE_TABLE = bytes(b % 52 if b < DECK_CARDS else b for b in range(256))  # card id -> face, for translate
-# face -> its rank when of the given suit, else 255 (to drop): per suit, for translate
-_SUIT_RANKS = tuple(bytes(b - 13 * s if 13 * s <= b < 13 * s + 13 else 255 for b in range(256))
+# card id -> its rank when of the given suit, else 255 (to drop): per suit, for translate
+_CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 255 for b in range(256))
                     for s in range(4))
+_IN_QUILT = (1,) * CELLS + (0,)  # a card's cell (loc) -> 1 when it lies in the quilt; -1 (not there) -> 0
+_FACE_TABLE = bytes(b % 52 if b < DECK_CARDS else b for b in range(256))  # card id -> face, for translate
+
+# cell -> (n, n's other short-side neighbour) for each quilt cell n whose short side touches it
+_SHORT_SIDES_ON = tuple(tuple((n, _N2[n] if _N1[n] == cell else _N1[n]) for n in range(CELLS)
+                              if cell in (_N1[n], _N2[n])) for cell in range(CELLS))
 
 
 class QuiltSearch(State):
@@ -67,7 +71,17 @@ class QuiltSearch(State):
         the near-equals as other players would, each the same on every machine; with the
         same position key (copies of a card alike) they give the same order.
         """
-        actions = self.legal_actions()
+        # the actions and their order depend on the position by faces alone (the key; in
+        # Persian Carpet the reserves as they lie, too): a position met again (the look-ahead,
+        # the other orders) is answered from _ACTIONS
+        memo = (self.variant.id, self.search_key(), order,
+                tuple(self.reserves) if self.variant.has_reserves else None)
+        known = _ACTIONS.get(memo)
+        if known is not None:
+            return list(known)
+        # the reserves are all alike (search_key): of the moves of a card to an empty
+        # reserve, the one to the first empty reserve stands for all of them
+        actions = self.legal_actions(alike=True)
         if len(actions) > 1:
             rank = self.action_rank
             if order:
@@ -77,73 +91,85 @@ class QuiltSearch(State):
                 def rank(action: int, plain=rank) -> float:
                     return plain(action) + zlib.crc32(action.to_bytes(2, "little"), salt) * scale
             actions.sort(key=rank, reverse=True)
+        if len(_ACTIONS) >= _ACTIONS_KEPT:
+            _ACTIONS.clear()
+        _ACTIONS[memo] = tuple(actions)
         return actions
 
     def dead_end(self) -> bool:
         """True when the game can no longer be won (for the search; False may still be a dead
-        end): the waste is blocked for good (:meth:`waste_blocked`), or some suit could not be
-        finished even if every quilt card were free to play at any time (:func:`_suit_stuck`)."""
+        end): some suit's waste cards are blocked for good (:meth:`_run_blocked`), or the suit
+        could not be finished even if every quilt card were free to play at any time
+        (:func:`_suit_stuck`).  Each suit's tests depend on its own cards alone, so a suit
+        that passed them stays passed (``unstuck``) until one of its cards moves."""
         if self.variant.has_reserves:
             return False
-        if self.waste_blocked():
-            return True
-        need, redeals = self.need, self.variant.redeals - self.redeals_used
-        cells = bytes(map(_FACE_OR_NONE.__getitem__, self.cells))
-        waste = bytes(self.waste).translate(_FACE_TABLE)
-        stock = bytes(reversed(self.stock)).translate(_FACE_TABLE)
+        unstuck = self.unstuck
+        if unstuck == 15:
+            return False
+        redeals = self.variant.redeals - self.redeals_used
+        waste, stock, loc, need = bytes(self.waste), None, self.loc, self.need
         for suit in range(4):
-            ranks = _SUIT_RANKS[suit]
+            if unstuck >> suit & 1:
+                continue
+            ranks = _CARD_RANKS[suit]
             in_waste = waste.translate(ranks).replace(b"\xff", b"")
-            in_stock = stock.translate(ranks).replace(b"\xff", b"")
-            if not in_waste and not in_stock:
-                continue  # only quilt cards left: free in this relaxation
-            free = bytes(sorted(cells.translate(ranks).replace(b"\xff", b"")))
-            up, down = need[UP + suit], need[DOWN + suit]
-            if _suit_stuck(13 if up < 0 else up % 13, -1 if down < 0 else down % 13, free, in_waste,
-                           in_stock, redeals):
+            if not redeals and self._run_blocked(suit, in_waste):
                 return True
+            if stock is None:
+                stock = bytes(reversed(self.stock))
+            in_stock = stock.translate(ranks).replace(b"\xff", b"")
+            if in_waste or in_stock:  # (only quilt cards left: free in this relaxation)
+                base = 13 * suit
+                # how many copies of each rank lie in the quilt
+                free = bytes(map(add, map(_IN_QUILT.__getitem__, loc[base:base + 13]),
+                                 map(_IN_QUILT.__getitem__, loc[base + 52:base + 65])))
+                up, down = need[UP + suit], need[DOWN + suit]
+                if _suit_stuck(13 if up < 0 else up % 13, -1 if down < 0 else down % 13, free, in_waste,
+                               in_stock, redeals):
+                    return True
+            unstuck |= 1 << suit
+        self.unstuck = unstuck
         return False
 
     def waste_blocked(self) -> bool:
-        """With no redeal left the waste only ever loses its top card, to a foundation, so the
-        waste's cards of one suit, read top down, must split into a rising run for the up
-        pile (above what it holds) and a falling run for the down pile (below what it holds);
-        True when they cannot.  (The simple player's look-ahead uses this test alone.)
-        """
+        """Whether the waste is blocked for good in the last pass (:meth:`_run_blocked`, for
+        every suit).  (The simple player's look-ahead uses this test alone.)"""
         if self.variant.has_reserves or self.redeals_used < self.variant.redeals or len(self.waste) < 2:
             return False
-        runs: list[list[int]] = [[], [], [], []]
-        for card in reversed(self.waste):
-            face = card % 52
-            runs[face // 13].append(face % 13)
-        for suit, run in enumerate(runs):
-            if len(run) < 2:
-                continue
-            # (highest rank on the up pile, lowest on the down pile) still possible
-            ends = {(len(self.found[UP + suit]) - 1, 13 - len(self.found[DOWN + suit]))}
-            for r in run:
-                after = set()
-                for up, down in ends:
-                    if r > up:
-                        after.add((r, down))
-                    if r < down:
-                        after.add((up, r))
-                if not after:
-                    return True
-                ends = after
+        waste = bytes(self.waste)
+        return any(self._run_blocked(suit, waste.translate(_CARD_RANKS[suit]).replace(b"\xff", b""))
+                   for suit in range(4))
+
+    def _run_blocked(self, suit: int, run: bytes) -> bool:
+        """With no redeal left the waste only ever loses its top card, to a foundation, so the
+        waste's cards of one suit (``run``: their ranks, bottom first), read top down, must
+        split into a rising run for the up pile (above what it holds) and a falling run for
+        the down pile (below what it holds); True when they cannot."""
+        if len(run) < 2:
+            return False
+        # (highest rank on the up pile, lowest on the down pile) still possible
+        ends = {(len(self.found[UP + suit]) - 1, 13 - len(self.found[DOWN + suit]))}
+        for r in reversed(run):
+            after = set()
+            for up, down in ends:
+                if r > up:
+                    after.add((r, down))
+                if r < down:
+                    after.add((up, r))
+            if not after:
+                return True
+            ends = after
         return False
 
     def _frees(self, cell: int) -> int:
-        """How many cards become available when ``cell`` empties (0..4)."""
+        """How many cards become available when ``cell`` empties (0..4): the cards whose short
+        side touches ``cell`` and whose other short side touches a card."""
         cells = self.cells
         freed = 0
-        r, c = divmod(cell, COLS)
-        for n in ((cell - COLS) if r else -1, (cell + COLS) if r < ROWS - 1 else -1,
-                  (cell - 1) if c else -1, (cell + 1) if c < COLS - 1 else -1):
-            if n >= 0 and cells[n] != EMPTY:
-                # n's short side touches cell only if they are aligned that way
-                if cell in (_N1[n], _N2[n]) and cells[_N1[n] if _N2[n] == cell else _N2[n]] != EMPTY:
-                    freed += 1
+        for n, other in _SHORT_SIDES_ON[cell]:
+            if cells[n] >= 0 and cells[other] >= 0:
+                freed += 1
         return freed
 
     #: every win scores the same, so a safe action never costs a win any score
@@ -152,13 +178,17 @@ class QuiltSearch(State):
     def search_key(self) -> bytes:
         """The position by faces: the two decks' copies of a card obey the same rules, so
         positions that differ only in which copy lies where have the same future; the
-        reserves (Persian Carpet) are all alike, so their order does not matter either."""
-        parts = [bytes(map(_FACE_PLUS_ONE.__getitem__, self.cells)), bytes(map(len, self.found)),
+        reserves (Persian Carpet) are all alike, so their order does not matter either.  Worked
+        out once per position (``keyed``): the search asks it again for the orders' jitter."""
+        if self.keyed is not None:
+            return self.keyed
+        parts = [bytes(self.faces), bytes(map(len, self.found)),
                  bytes(self.stock).translate(_FACE_TABLE), bytes(self.waste).translate(_FACE_TABLE)]
         if self.variant.has_reserves:
             parts += sorted(bytes(pile).translate(_FACE_TABLE) for pile in self.reserves)
         parts.append(bytes((self.redeals_used,)))
-        return b"\xff".join(parts)
+        self.keyed = key = b"\xff".join(parts)
+        return key
 
     def safe_action(self) -> int | None:
         """A card to its foundation where that cannot spoil a win: the card's suit is
@@ -204,30 +234,33 @@ class QuiltSearch(State):
 
 
 
+#: search_actions' answers already worked out, by (game, key, order, the reserves as they lie)
+_ACTIONS: dict = {}
+#: how many of them are kept at most (then all are dropped: about 300 bytes each)
+_ACTIONS_KEPT = 50_000
+
 #: answers of _suit_stuck already worked out (the same suit situation recurs all through a search)
 _STUCK: dict = {}
 #: positions _suit_stuck may look at before it gives up (and says "not stuck")
 _STUCK_BUDGET = 20000
+_LESS = (b"", b"\x00", b"\x01")  # a count, less one, as bytes
 
 
-def _suit_stuck(up: int, down: int, free: tuple, waste: tuple, stock: tuple, redeals: int) -> bool:
+def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, redeals: int) -> bool:
     """Whether one suit could not be finished even if its quilt cards were free to play at any
     moment (a relaxation: every real win gives a win here, so True proves a dead end).
 
     ``up``/``down``: the ranks the two piles take next (13 and -1 once complete); ``free``:
-    the ranks of the suit's quilt cards, sorted; ``waste`` (bottom first) and ``stock`` (next
-    first): the ranks of the suit's cards there, the other suits left out (they only block
-    more); ``redeals`` left.  Ranks come as bytes.  The
-    relaxed game is searched exhaustively, up to _STUCK_BUDGET positions (then: not stuck).
+    how many copies of each rank (13 counts, bytes) lie in the quilt; ``waste`` (bottom
+    first) and ``stock`` (next first): the ranks of the suit's cards there (bytes), the other suits left
+    out (they only block more); ``redeals`` left.  The relaxed game is searched exhaustively,
+    up to _STUCK_BUDGET positions (then: not stuck).
     """
     memo = (up, down, free, waste, stock, redeals)
     known = _STUCK.get(memo)
     if known is not None:
         return known
-    counts = [0] * 13
-    for rank in free:
-        counts[rank] += 1
-    start = (up, down, tuple(counts), tuple(waste), tuple(stock), redeals)
+    start = memo  # (bytes all: their hashes are kept, and slicing them is cheap)
     seen = {start}
     todo = [start]
     stuck = True
@@ -246,9 +279,9 @@ def _suit_stuck(up: int, down: int, free: tuple, waste: tuple, stock: tuple, red
             elif wa and wa[-1] == d and (crossed or fr[d]):
                 d, wa = d - 1, wa[:-1]
             elif u <= 12 and fr[u] and (crossed or fr[u] == 2):
-                fr, u = fr[:u] + (fr[u] - 1,) + fr[u + 1:], u + 1
+                fr, u = fr[:u] + _LESS[fr[u]] + fr[u + 1:], u + 1
             elif d >= 0 and fr[d] and (crossed or fr[d] == 2):
-                fr, d = fr[:d] + (fr[d] - 1,) + fr[d + 1:], d - 1
+                fr, d = fr[:d] + _LESS[fr[d]] + fr[d + 1:], d - 1
             else:
                 break
         if u > 12 and d < 0:
@@ -262,14 +295,16 @@ def _suit_stuck(up: int, down: int, free: tuple, waste: tuple, stock: tuple, red
             if top == d:
                 children.append((u, d - 1, fr, wa[:-1], st, rd))
         if u <= 12 and fr[u]:
-            children.append((u + 1, d, fr[:u] + (fr[u] - 1,) + fr[u + 1:], wa, st, rd))
+            children.append((u + 1, d, fr[:u] + _LESS[fr[u]] + fr[u + 1:], wa, st, rd))
         if d >= 0 and fr[d]:
-            children.append((u, d - 1, fr[:d] + (fr[d] - 1,) + fr[d + 1:], wa, st, rd))
+            children.append((u, d - 1, fr[:d] + _LESS[fr[d]] + fr[d + 1:], wa, st, rd))
         if st:
             children.append((u, d, fr, wa + st[:1], st[1:], rd))
         elif wa and rd:
-            children.append((u, d, fr, (), wa, rd - 1))  # the first dealt to the waste comes first
-        for child in children:
+            children.append((u, d, fr, b"", wa, rd - 1))  # the first dealt to the waste comes first
+        # the plays last, to be searched first: a win, where there is one, comes sooner (the
+        # order never changes the answer: "stuck" is said only of a search that ran to its end)
+        for child in reversed(children):
             if child not in seen:
                 seen.add(child)
                 todo.append(child)

@@ -1,0 +1,167 @@
+"""The quilt family's dead-end proofs (core/quilt/search.py), cross-checked against searches without them.
+
+Two proofs: a suit's waste cards blocked for good in the last pass (``_run_blocked``), and a suit
+that could not be finished even with every quilt card free (``_suit_stuck``).  A position either
+calls dead has no win by a plain breadth-first search (tests/test_solver.py: every legal action,
+no pruning, no order).  The state keeps what the search worked out about its position (the suits
+that passed, ``unstuck``; the key, ``keyed``; the quilt by faces, ``faces``): along any line,
+undone or not, each equals what a fresh look at the same position gives, and so do the search's
+actions, which it keeps by position.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from carpet.core import get_game, parse_deal
+from carpet.core.game import PLAYING
+from carpet.core.quilt import QuiltState
+from carpet.core.quilt import search as quilt_search
+from carpet.core.quilt.board import TURN
+
+from test_solver import breadth_first, endgames
+
+STOCK_GAMES = ("crazy-quilt", "indian-carpet")
+quick = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def search_key(state) -> bytes:
+    return state.search_key()
+
+
+def fresh(state: QuiltState) -> QuiltState:
+    """The same position in a new state that has worked nothing out yet."""
+    again = state.variant.new_state(parse_deal("1"))
+    again.restore(state.snapshot())
+    again.unstuck, again.keyed = 0, None
+    return again
+
+
+def worked_out(state: QuiltState, order: int) -> list[int]:
+    """search_actions as worked out afresh (nothing kept from before, nothing left behind)."""
+    kept = dict(quilt_search._ACTIONS)
+    quilt_search._ACTIONS.clear()
+    try:
+        return state.search_actions(order)
+    finally:
+        quilt_search._ACTIONS.clear()
+        quilt_search._ACTIONS.update(kept)
+
+
+def faces_of(state: QuiltState) -> bytes:
+    return bytes(0 if card < 0 else card % 52 + 1 for card in state.cells)
+
+
+# --- what the state keeps is what a fresh look gives -----------------------------------------
+
+@quick
+@given(game=st.sampled_from(STOCK_GAMES + ("persian-carpet",)), deal=st.integers(1, 5000),
+       seed=st.integers(0, 2**32))
+def test_kept_verdicts_keys_and_faces_match_a_fresh_look(game, deal, seed):
+    rng = random.Random(seed)
+    state = get_game(game).new_state(parse_deal(str(deal)))
+    snaps = [state.snapshot()]
+    for _ in range(300):
+        if state.status != PLAYING or rng.random() < 0.05:
+            state.restore(rng.choice(snaps))  # back to an earlier position, as the search does
+            if state.status != PLAYING:
+                continue
+        look = fresh(state)
+        assert state.dead_end() == look.dead_end()
+        assert state.search_key() == look.search_key()
+        assert bytes(state.faces) == faces_of(state)
+        order = rng.choice((0, 0, 3))
+        assert state.search_actions(order) == worked_out(look, order)
+        if rng.random() < 0.3:
+            snaps.append(state.snapshot())
+        state.apply(rng.choice(state.legal_actions()))
+        assert bytes(state.faces) == faces_of(state)
+
+
+def test_a_suit_passed_is_asked_again_once_one_of_its_cards_moves():
+    state = get_game("crazy-quilt").new_state(parse_deal("3"))
+    assert not state.dead_end() and state.unstuck == 15
+    state.apply(TURN)
+    turned = state.waste[-1] % 52 // 13
+    assert state.unstuck == 15 & ~(1 << turned)  # the turned card's suit only
+    assert not state.dead_end() and state.unstuck == 15
+    snap = state.snapshot()
+    state.apply(TURN)
+    assert state.unstuck != 15
+    state.restore(snap)
+    assert state.unstuck == 15  # a restore brings back what was known there
+
+
+@quick
+@given(deal=st.integers(1, 5000), seed=st.integers(0, 2**32))
+def test_moves_left_out_to_alike_reserves_lead_where_a_kept_one_does(deal, seed):
+    # Persian Carpet's search offers a move to the first empty reserve only: every move to
+    # another empty reserve reaches a position of the same key as one it offers
+    rng = random.Random(seed)
+    variant = get_game("persian-carpet")
+    dealt = variant.new_state(parse_deal(str(deal)))
+    # the deal with two to five reserves emptied and a few holes in the quilt (cards left out:
+    # the rules never count them)
+    emptied = rng.sample(range(8), rng.randint(2, 5))
+    holes = rng.sample(range(64), rng.randint(0, 12))
+    state = QuiltState.arranged(variant, quilt=[None if c in holes else dealt.cells[c] for c in range(64)],
+                                reserves=[() if k in emptied else pile for k, pile in enumerate(dealt.reserves)])
+    compared = 0
+    for _ in range(100):
+        if state.status != PLAYING:
+            break
+        legal, offered = state.legal_actions(), state.search_actions()
+        assert set(offered) <= set(legal)
+        if len(offered) < len(legal):
+            snap = state.snapshot()
+            reached = set()
+            for action in offered:
+                state.apply(action)
+                reached.add(state.search_key())
+                state.restore(snap)
+            for action in set(legal) - set(offered):
+                state.apply(action)
+                assert state.search_key() in reached
+                state.restore(snap)
+                compared += 1
+        state.apply(rng.choice(legal))
+    assert compared  # two empty reserves at the start: some move was left out
+
+
+# --- a position called dead has no win --------------------------------------------------------
+
+def until_dead(state: QuiltState, rng: random.Random, steps: int) -> bool:
+    """Play random actions until the proof speaks (True), the game ends or ``steps`` are played."""
+    for _ in range(steps):
+        if state.status != PLAYING:
+            return False
+        state.apply(rng.choice(state.legal_actions()))
+        if state.status == PLAYING and state.dead_end():
+            return True
+    return False
+
+
+def test_dead_positions_near_the_end_confirmed_breadth_first():
+    # positions off a won line, played on at random until the proof speaks, then searched
+    # breadth first without it: every one exhausted without a win, each proof among them
+    by_proof = {"waste run": 0, "suit relaxed": 0}
+    for game in STOCK_GAMES:
+        rng = random.Random(7)
+        for state in endgames(game, cuts=(10, 20, 30, 40), walks=6):
+            if until_dead(state, rng, 60):
+                assert breadth_first(state, search_key, limit=20_000) is False, game
+                by_proof["waste run" if state.waste_blocked() else "suit relaxed"] += 1
+    assert by_proof["waste run"] >= 5 and by_proof["suit relaxed"] >= 5, by_proof
+
+
+@quick
+@given(game=st.sampled_from(STOCK_GAMES), deal=st.integers(1, 5000), seed=st.integers(0, 2**32))
+def test_a_position_called_dead_has_no_win(game, deal, seed):
+    # from a deal, played at random until the proof speaks, searched without it (where a
+    # search that small can tell)
+    state = get_game(game).new_state(parse_deal(str(deal)))
+    if until_dead(state, random.Random(seed), 400):
+        assert breadth_first(state, search_key, limit=3_000) is not True
