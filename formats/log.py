@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # (a game started from a position: its module is loaded only 
     from carpet.core.position import Start
 
 from . import codec as _codec
-from .replay import PackedDeltas, ReplayError, clocks_of, copy_events, fresh, position_digest_of, run, unpacked
+from .replay import PackedDeltas, ReplayError, clocks_of, copy_events, position_digest_of, run, unpacked
 from .replay import _HIGH_NIBBLE, _LITTLE, _LOW_NIBBLE  # (one copy of the half-byte tables: PackedDeltas's too)
 
 try:  # the C module hashlib itself wraps: no OpenSSL loaded for a digest
@@ -1230,7 +1230,7 @@ def _fresh(header: Header, variant: Variant, deal: "Deal | Start | None" = None)
     ``deal``: the header's deal made already (a binary log's, where its text is canonical)."""
     if deal is None:
         deal = _header_deal(header.deal, header.numbering)
-    session = fresh(variant, deal)
+    session = Session.to_replay(variant, deal)
     full = position_digest_of(session.state)
     found = full if header.version == 1 else full[:8]
     if found != header.layout:
