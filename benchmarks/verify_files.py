@@ -83,8 +83,8 @@ def main() -> None:
     parser.add_argument("--new", default=str(Path(sys.executable).parent / "carpet"), help="this install's")
     parser.add_argument("--games", default=PLAYERS, help="game ids, comma separated")
     parser.add_argument("--files", type=int, default=200, help="player's games per game id")
-    parser.add_argument("--randoms", type=int, default=20, help="random games per game id")
-    parser.add_argument("--random-events", type=int, default=500, help="events of each random game")
+    parser.add_argument("--randoms", type=int, default=50, help="random games per game id")
+    parser.add_argument("--random-events", type=int, default=1000, help="events of each random game")
     parser.add_argument("--rounds", type=int, default=11)
     args = parser.parse_args()
     print(f"carpet verify FILE..., child CPU, median of {args.rounds} interleaved rounds; new: {args.new} "

@@ -18,7 +18,7 @@ from array import array
 
 import pytest
 
-from carpet.cli.bench import random_game
+from carpet.cli.bench import harness
 from carpet.core import GAMES, Session, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.core.game import WON
@@ -97,7 +97,7 @@ def test_bulk_replay_equals_plain_apply(game, player):
 def random_log_session(variant, seed, events) -> Session:
     """A random session with hints, undos and restarts: the bench's random game, from a seeded deal."""
     rng = random.Random(seed)
-    return random_game(variant, rng.randint(1, 31999), events, rng)
+    return harness().random_game(variant, rng.randint(1, 31999), events, rng)
 
 
 @pytest.mark.parametrize("game", FAST)
