@@ -192,7 +192,9 @@ class Session:
         state = self.state
         if not self.variant.hint_counts or state.status == WON:
             return False
-        _FULL_STATUS.get(type(state), type(state).update_status)(state)
+        full_status = _FULL_STATUS.get(type(state))  # (a state played the usual way has it in full)
+        if full_status is not None:
+            full_status(state)
         return state.status == PLAYING
 
     def _undo_to(self, depth: int, snap, moves: int, moves_before: int) -> int:
