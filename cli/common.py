@@ -161,7 +161,7 @@ def load(path: Path, *, for_play: bool = False) -> tuple:
     """Read and fully verify a log: a log that does not verify is never played on.
 
     ``for_play`` keeps every position an undo could take back (the one replay saves
-    only those a later undo in the log needs, formats/replay.py).
+    only those a later undo in the log needs, ``Session.play_events``).
     """
     from carpet.formats import check
     from carpet.formats.files import read_bytes

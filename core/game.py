@@ -65,7 +65,7 @@ class State:
     def update_won(self) -> None:
         """The cheap half of :meth:`update_status`: ``status`` becomes WON or PLAYING, never LOST.
 
-        A replay that needs the full status only at some events (formats/replay.py) runs
+        A replay that needs the full status only at some events (``Session.play_events``) runs
         the variant's ``apply`` with this in place of ``update_status``; legality never
         depends on LOST (a lost position simply has no legal action).  The default is
         the full check.

@@ -8,10 +8,11 @@ milliseconds since the attempt began).
 
 from __future__ import annotations
 
+import re
 from array import array
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
-from .errors import IllegalAction
+from .errors import CarpetError, IllegalAction
 from .game import FIRST_ACTION, HINT, LOST, PLAYING, RESTART, UNDO, WON, State, Variant
 from .numbering import Deal
 
@@ -82,6 +83,23 @@ class Events:
         return f"Events({list(self)!r})"
 
 
+class ReplayError(CarpetError):
+    """An event that cannot be played: ``event`` is its number (1-based)."""
+
+    def __init__(self, message: str, event: int, action: int | None = None) -> None:
+        super().__init__(message)
+        self.event = event
+        #: with action codes: the action indexes decoded up to the refusal (a report shows the position there)
+        self.decoded: array | None = None
+        #: the action index of that event, where it is known
+        self.action = action
+
+
+_WON_MOVE = "the game is won"
+_WON_UNDO = "the game is won; only restart is possible"
+_NO_UNDO = "nothing to undo"
+
+
 class Session:
     __slots__ = ("variant", "deal", "state", "events", "moves", "bonus", "clock_ms",
                  "earlier_attempts_ms", "_history", "_start", "__weakref__")
@@ -95,9 +113,9 @@ class Session:
             #: every event accepted, as (action, clock reading in ms)
             self.events: Events | None = Events()
         else:
-            #: ``state``: the deal's position made already (the one replay deals by a fast copy of
-            #: new_state and plays on at once): the snapshot restart needs is taken before a restart
-            #: is played, or dealt again; its events are left to the replay, which fills them
+            #: ``state``: the deal's position made already (a session to play a whole log on,
+            #: :meth:`to_replay`): the snapshot restart needs is taken before a restart is played,
+            #: or dealt again; its events are left to the reader, which fills them
             self.state = state
             self._start = None
             self.events = None
@@ -109,9 +127,15 @@ class Session:
         #: for undo: (state snapshot, moves) before each position-changing action
         self._history: list[tuple[object, int]] = []
 
+    @classmethod
+    def to_replay(cls, variant: Variant, deal: "Deal | Start") -> "Session":
+        """A session of ``deal`` to play a whole log on (:meth:`play_events`): no snapshot of the
+        deal until a restart needs it, its events left to the reader."""
+        return cls(variant, deal, state=deal_state(variant, deal))
+
     def remember_start(self) -> None:
         """Take the snapshot restart brings back from the present position, where it is the deal's:
-        a session made on a given state (the one replay's), before it plays events with a restart."""
+        a session made on a given state (:meth:`to_replay`), before it plays events with a restart."""
         if self._start is None:
             self._start = self.state.snapshot()
 
@@ -147,12 +171,6 @@ class Session:
             return []
         return self.state.legal_actions()
 
-    def hint(self) -> int | None:
-        """The action a hint names here, or None when the game is over (core/solver.py)."""
-        from .solver import hint_action  # the search is loaded only when a hint is asked
-
-        return hint_action(self)
-
     def attempt_snapshots(self) -> list[object]:
         """Snapshots of the positions this attempt went through to reach the present one, oldest
         first (what undo would bring back; the present position is ``state``)."""
@@ -164,6 +182,44 @@ class Session:
     def parse(self, text: str) -> int:
         return self.variant.parse(text, self.state)
 
+    # --- the session's policy, written once: act and play_events both run these -------
+    def _hint_counts(self) -> bool:
+        """Whether a hint is a counted move now: where the variant counts hints, while the game is
+        still being played (its status decided in full here: play_events leaves it "playing" short
+        of a win).  What the hint names is not part of the game, only whether there was anything to
+        name: playing a log never runs a hint's search (core/solver.py, ``hint_action``, answers
+        when a person asks)."""
+        state = self.state
+        if not self.variant.hint_counts or state.status == WON:
+            return False
+        full_status = _FULL_STATUS.get(type(state))  # (a state played the usual way has it in full)
+        if full_status is not None:
+            full_status(state)
+        return state.status == PLAYING
+
+    def _undo_to(self, depth: int, snap, moves: int, moves_before: int) -> int:
+        """An undo, ``depth`` moves of this attempt to take back: ``snap`` (the position before the
+        last of them) comes back, a redeal is not refunded where the variant says so.  Returns the
+        counted moves after it (``moves`` now, ``moves_before`` that move); refuses when the game is
+        won or nothing is left to take back, changing nothing."""
+        state = self.state
+        if state.status == WON:
+            raise IllegalAction(_WON_UNDO)
+        if not depth:
+            raise IllegalAction(_NO_UNDO)
+        used = state.redeals_used
+        state.restore(snap)
+        if not self.variant.undo_refunds_redeal and state.redeals_used != used:
+            state.redeals_used = used
+            state.update_status()
+        return moves + 1 if self.variant.undo_counts else moves_before
+
+    def _restart(self) -> None:
+        """A restart: the deal's position again, no counted move, no bonus, nothing to undo."""
+        self.state.restore(self._initial)
+        self._history.clear()
+        self.moves = self.bonus = 0
+
     # --- playing ------------------------------------------------------------------
     def act(self, action: int, clock_ms: int) -> None:
         """Apply one event.  Raises IllegalAction (or CarpetError) and changes nothing if refused."""
@@ -174,7 +230,7 @@ class Session:
         state = self.state
         if action >= FIRST_ACTION:
             if state.status == WON:
-                raise IllegalAction("the game is won")
+                raise IllegalAction(_WON_MOVE)
             snap = state.snapshot()
             state.apply(action)  # raises before changing anything
             self._history.append((snap, self.moves))
@@ -182,18 +238,15 @@ class Session:
             if state.status == WON:
                 self.bonus = self.variant.win_bonus(self.moves)
         elif action == HINT:
-            # What the hint names is not part of the game: only whether there was anything to
-            # name (the game still going), which decides if it counts. Verifying a log therefore
-            # never runs a hint's search; hint() answers when a person asks.
-            if state.status == PLAYING and self.variant.hint_counts:
+            if self._hint_counts():
                 self.moves += 1
         elif action == UNDO:
-            self._undo()
+            history = self._history
+            snap, before = history[-1] if history else (None, 0)
+            self.moves = self._undo_to(len(history), snap, self.moves, before)
+            history.pop()
         elif action == RESTART:
-            state.restore(self._initial)
-            self._history.clear()
-            self.moves = 0
-            self.bonus = 0
+            self._restart()
             self.events.append((action, clock_ms))
             self.earlier_attempts_ms += clock_ms
             self.clock_ms = 0  # the new attempt's clock starts again
@@ -203,28 +256,126 @@ class Session:
         self.events.append((action, clock_ms))
         self.clock_ms = clock_ms
 
-    def _undo(self) -> None:
-        state = self.state
-        if state.status == WON:
-            raise IllegalAction("the game is won; only restart is possible")
-        if not self._history:
-            raise IllegalAction("nothing to undo")
-        snap, moves_before = self._history.pop()
-        used = state.redeals_used
-        state.restore(snap)
-        if not self.variant.undo_refunds_redeal and state.redeals_used != used:
-            state.redeals_used = used
-            state.update_status()
-        if self.variant.undo_counts:
-            self.moves += 1
-        else:
-            self.moves = moves_before
-
     def play_text(self, text: str, clock_ms: int) -> int:
         """Parse and apply one action typed by a person; returns the action index."""
         action = self.parse(text)
         self.act(action, clock_ms)
         return action
+
+    def play_events(self, items, *, from_codes: bool, upto: int | None = None, keep_history: bool = False,
+                    step: Callable[["Session", int, int], None] | None = None,
+                    encode: Callable | None = None, meta=None) -> tuple[array, array | None]:
+        """Play a whole sequence of events (a log's) on this session as it was dealt: the same
+        policy as :meth:`act` (hint, undo, restart, counted moves, win bonus), at bulk speed.
+
+        ``items``: action indexes, or with ``from_codes`` a version-2 log's action codes (the
+        family's, core/families.py ``Family.codes``), runs of moves played by :func:`play_codes`
+        over the family's ``play``; ``meta`` (bytes holding hint, undo and restart where ``items``
+        does and a larger value elsewhere) is searched for them in its place.  Only the first
+        ``upto`` events are played.  Work that cannot change the result is dropped: the status is
+        decided in full only where it matters (a hint that counts, and the end: after a move only a
+        win is looked for, ``State.update_won``, since no rule's legality depends on a game being
+        lost); a position is saved only before a move a later undo takes back (:func:`undone`),
+        and no undo stack is kept for a log without undo.  ``keep_history`` saves every position
+        an undo could still take back (for play after loading); ``step(session, i, action)`` is
+        called after each event, the status in full (for replay frames); ``encode(state, action)``
+        gives each event's code, returned (a version-2 log written from actions).
+
+        Sets the state, ``moves`` and ``bonus`` (the clock and ``events`` are the reader's); returns
+        the actions decoded from codes (None from action indexes) and the codes (None without
+        ``encode``).  Raises
+        :class:`ReplayError` at the first event that cannot be played."""
+        variant, state = self.variant, self.state
+        n = len(items) if upto is None else min(upto, len(items))
+        if n < len(items):
+            items = items[:n]
+        meta = items if meta is None else meta[:n] if n < len(meta) else meta
+        if RESTART in meta:
+            self.remember_start()  # (the deal's position: nothing is played yet)
+        save = keep_history or step is not None
+        play, decode = _family_codes(variant) if from_codes else (None, None)
+        kernel = play if not save and encode is None else None  # runs of moves in bulk
+        need = None if save else undone(meta)  # the moves a later undo takes back
+        actions = array("I") if from_codes else None
+        codes = array("I") if encode is not None else None
+        stack = array("l")  # counted moves before each move an undo may take back
+        snaps: dict[int, object] = {}
+        win_bonus = variant.win_bonus
+        moves = bonus = 0
+        cls = type(state)
+        if step is None:
+            state.__class__ = _LEAN.get(cls) or lean_class(cls)
+        apply, snapshot = state.apply, state.snapshot
+        i, action = 0, None
+        try:
+            while i < n:
+                item = items[i]
+                if item > RESTART:
+                    if kernel is not None:  # a run of moves in bulk, saving the positions undo needs
+                        j = play_codes(state, items, i, n, actions, kernel, need, snaps, len(stack))
+                        if j > i:
+                            if need is not None:
+                                stack.extend(range(moves, moves + j - i))
+                            moves += j - i
+                            if state.status == WON:
+                                bonus = win_bonus(moves)
+                            i = j
+                            continue
+                    if from_codes:
+                        action = decode(state, item)
+                        if action <= RESTART:
+                            raise ReplayError(f"no such {variant.id} action here (code {item})", i + 1)
+                        actions.append(action)
+                    else:
+                        action = item
+                    if state.status == WON:
+                        raise ReplayError(_WON_MOVE, i + 1, action)
+                    if codes is not None:
+                        codes.append(encode(state, action))
+                    if save or (need is not None and need[i]):
+                        snaps[len(stack)] = snapshot()
+                    apply(action)
+                    if save or need is not None:
+                        stack.append(moves)
+                    moves += 1
+                    if state.status == WON:
+                        bonus = win_bonus(moves)
+                else:
+                    action = item
+                    if from_codes:
+                        actions.append(item)
+                    if codes is not None:
+                        codes.append(item)
+                    if item == HINT:
+                        if self._hint_counts():
+                            moves += 1
+                    elif item == UNDO:
+                        depth = len(stack)
+                        moves = self._undo_to(depth, snaps.pop(depth - 1, None), moves,
+                                              stack.pop() if depth else 0)
+                    else:
+                        self._restart()
+                        del stack[:]
+                        snaps.clear()
+                        moves = bonus = 0
+                if step is not None:
+                    self.moves, self.bonus = moves, bonus
+                    step(self, i, action)
+                i += 1
+        except ReplayError as exc:
+            exc.decoded = actions
+            raise
+        except CarpetError as exc:
+            refused = ReplayError(str(exc), i + 1, action)
+            refused.decoded = actions
+            raise refused from None
+        finally:
+            state.__class__ = cls
+        cls.update_status(state)  # the status in full at the end
+        self.moves, self.bonus = moves, bonus
+        if keep_history:
+            self._history = [(snaps[k], stack[k]) for k in range(len(stack))]
+        return actions, codes
 
     # --- derived ------------------------------------------------------------------
     @classmethod
@@ -237,6 +388,83 @@ class Session:
         return session
 
 
+#: the lean class of a state's class (:func:`lean_class`) -> the full ``update_status`` it replaces
+_FULL_STATUS: dict[type, Callable] = {}
+_LEAN: dict[type, type] = {}
+
+
+def lean_class(cls: type) -> type:
+    """``cls`` with ``update_status`` replaced by ``update_won`` (same slots: a state can switch),
+    what :meth:`Session.play_events` plays moves with."""
+    lean = _LEAN.get(cls)
+    if lean is None:
+        lean = _LEAN[cls] = type(cls.__name__, (cls,), {"__slots__": (), "update_status": cls.update_won})
+        _FULL_STATUS[lean] = cls.update_status
+    return lean
+
+
+#: family name -> its codes' (play, decode): the rules' own, loaded once (core/families.py)
+_CODES: dict[str, tuple[Callable, Callable]] = {}
+
+
+def _family_codes(variant: Variant) -> tuple[Callable, Callable]:
+    """The family's ``play`` (decode and apply a log code in one) and ``decode``."""
+    known = _CODES.get(variant.family)
+    if known is None:
+        from .families import FAMILIES
+
+        codes = FAMILIES[variant.family].codes()
+        known = _CODES[variant.family] = (codes.play, codes.decode)
+    return known
+
+
+def undone(items) -> bytearray | None:
+    """Which events a later undo takes back (1 at their index), or None when no undo is played."""
+    if UNDO not in items:
+        return None
+    if isinstance(items, (bytes, bytearray)):
+        return _undone_in_runs(items)
+    need = bytearray(len(items))
+    stack = array("l")
+    push, pop = stack.append, stack.pop
+    for i, item in enumerate(items):
+        if item > RESTART:
+            push(i)
+        elif item == UNDO:
+            if stack:
+                need[pop()] = 1
+        elif item == RESTART:
+            del stack[:]
+    return need
+
+
+_SESSION_EVENT = rb"[\x00-\x02]"  # hint, undo, restart among bytes of codes
+
+
+def _undone_in_runs(items: bytes) -> bytearray:
+    """:func:`undone` for bytes: only the session events are visited (found by a regular
+    expression), the moves between them kept on the stack as runs [first, end)."""
+    need = bytearray(len(items))
+    runs: list[list[int]] = []
+    last = 0
+    for found in re.finditer(_SESSION_EVENT, items):
+        at = found.start()
+        if at > last:
+            runs.append([last, at])
+        last = at + 1
+        item = items[at]
+        if item == UNDO:
+            if runs:
+                top = runs[-1]
+                top[1] -= 1
+                need[top[1]] = 1
+                if top[1] == top[0]:
+                    runs.pop()
+        elif item == RESTART:
+            runs.clear()
+    return need
+
+
 def play_codes(state: State, codes, i: int, end: int, actions, play, undone=None, snaps=None,
                base: int = 0) -> int:
     """Play the moves ``codes[i:end]`` (a version-2 log's action codes) on ``state`` by its family's
@@ -246,7 +474,7 @@ def play_codes(state: State, codes, i: int, end: int, actions, play, undone=None
     index of the first event not played: a session event (the caller's: hint, undo, restart), one
     refused (the caller plays it again for the reason), ``end``, or the event after a win.
     ``undone`` (with ``snaps`` and ``base``): the events a later undo takes back, 1 at their
-    index (formats/replay.py, ``undone``); before each, the position is saved in
+    index (:func:`undone`); before each, the position is saved in
     ``snaps[base + k]``, k the events played so far in this call."""
     if i >= end or state.status == WON:
         return i
@@ -269,4 +497,5 @@ def play_codes(state: State, codes, i: int, end: int, actions, play, undone=None
     return end
 
 
-__all__ = ["CLOCK_LIMIT", "Events", "Session", "play_codes", "PLAYING", "WON", "LOST"]
+__all__ = ["CLOCK_LIMIT", "Events", "ReplayError", "Session", "lean_class", "play_codes", "undone", "PLAYING", "WON",
+           "LOST"]

@@ -19,7 +19,7 @@ from typing import Callable
 from carpet.core.families import FAMILIES
 from carpet.core.game import NO_ACTION
 
-__all__ = ["NO_ACTION", "codec", "decoder", "shared_decoder"]
+__all__ = ["NO_ACTION", "codec", "decoder"]
 
 #: family -> (action -> code, code -> action), filled as families are asked for
 CODECS: dict[str, tuple[Callable, Callable]] = {}
@@ -38,7 +38,3 @@ def decoder(of) -> Callable:
     """The family's decoder (code -> action): one serves every replay; ``of`` is the family's name,
     or a state of one of its games (a replay asks by the position it starts from)."""
     return codec(of if type(of) is str else of.variant.family)[1]
-
-
-#: the same function, by the name formats/replay.py asks for it (one decoder, two names)
-shared_decoder = decoder

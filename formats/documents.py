@@ -116,7 +116,7 @@ class Replay(Doc):
 
 
 class Bench(Doc):
-    """``bench --json``: the figures, as carpet bench measures them (cli/bench.py)."""
+    """``bench --json``: the figures, as carpet bench measures them (benchmarks/bench.py)."""
 
     python: str
     verify: list[dict[str, Any]]

@@ -122,10 +122,23 @@ def open_append(path: Path) -> int:
 
 # --- reading -------------------------------------------------------------------------
 def read_bytes(path: Path) -> bytes:
+    """The whole file, up to the bound of a log.  One ``os.read`` of the size the file has (and one
+    more byte, to see it end) where it keeps that size: a buffered read of the bound itself would
+    allocate 256 MB for every file (measured: 49 against 6 us a small file, most of what
+    ``carpet verify`` spent a file outside the replay)."""
     fd = _open_regular(path, "read")
     try:
-        with open(fd, "rb", closefd=False) as f:
-            data = f.read(MAX_LOG_BYTES + 1)
+        want = min(os.fstat(fd).st_size, MAX_LOG_BYTES) + 1
+        data = os.read(fd, want)
+        if len(data) == want:  # it grew since (or is too large): read on to its end, up to the bound
+            parts, total = [data], want
+            while total <= MAX_LOG_BYTES:
+                part = os.read(fd, min(1 << 20, MAX_LOG_BYTES + 1 - total))
+                if not part:
+                    break
+                parts.append(part)
+                total += len(part)
+            data = b"".join(parts)
     except OSError as exc:
         raise _os_error(exc, "read") from None
     finally:

@@ -19,7 +19,7 @@ from carpet.core.session import CLOCK_LIMIT, Events
 from . import codec as _codec
 from .log_types import Header, Log, LogError, Summary, _as_events, _bad, _header_deal, digest_text, header_deal
 from .log_v2 import clock_deltas, decode_v2_binary, seal_v2
-from .replay import ReplayError, clocks_of, copy_events, fresh, position_digest_of, run, unpacked
+from .replay import ReplayError, clocks_of, copy_events, position_digest_of, run, unpacked
 
 if TYPE_CHECKING:
     from carpet.core.position import Start
@@ -30,7 +30,7 @@ def _fresh(header: Header, variant: Variant, deal: "Deal | Start | None" = None)
     ``deal``: the header's deal made already (a binary log's, where its text is canonical)."""
     if deal is None:
         deal = _header_deal(header.deal, header.numbering)
-    session = fresh(variant, deal)
+    session = Session.to_replay(variant, deal)
     full = position_digest_of(session.state)
     found = full if header.version == 1 else full[:8]
     if found != header.layout:

@@ -10,9 +10,8 @@ from carpet.core import Session, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.core.game import FIRST_ACTION
 from carpet.formats.codec import decoder
-from carpet.formats.replay import kernel_of
 
-from replaytools import codes_of
+from replaytools import bulk_of, codes_of
 
 
 def deals(rng, count: int) -> list:
@@ -64,7 +63,7 @@ def bulk_is_the_oracle(oracle, variant, session, rng, top: int, seen) -> None:
     """The one replay's loop over the codes of ``session``'s log (core/session.py play_codes) stops
     where the oracle refuses and leaves the oracle's position, codes below ``top`` put in at random
     on the way (none: it plays the whole log)."""
-    play = kernel_of(variant, True)
+    play = bulk_of(variant)
     deal = session.deal
     codes = codes_of(session)
     for rate in (0, 0.05):

@@ -1,7 +1,10 @@
-"""Helpers the tests of the bulk replays share (core/*_replay.py against the plain rules)."""
+"""Helpers the tests of the bulk replay share (the session's loop over a family's codes against the plain
+rules)."""
 
 from carpet.core import RESTART, CarpetError, Session
+from carpet.core.families import FAMILIES
 from carpet.core.game import WON
+from carpet.core.session import play_codes
 from carpet.formats.codec import codec
 
 
@@ -44,3 +47,19 @@ def codes_of(session) -> list[int]:
         out.append(action if action <= RESTART else encode(fresh.state, action))
         fresh.act(action, clock)
     return out
+
+
+def bulk_of(variant):
+    """The session's bulk loop over a run of a family's codes (core/session.py ``play_codes`` with the
+    family's ``play``), as ``Session.play_events`` runs it; ``decode`` is accepted and unused (the
+    plain way's signature)."""
+    play = FAMILIES[variant.family].codes().play
+
+    def bulk(state, codes, i, end, actions, decode=None, undone=None, snaps=None, base=0):
+        return play_codes(state, codes, i, end, actions, play, undone, snaps, base)
+    return bulk
+
+
+#: what ``Session.play_events`` asks of a family (core/session.py ``_CODES``) without its bulk ``play``:
+#: every event decoded and applied one at a time, the plain way throughout
+PLAIN = {name: (None, family.codes().decode) for name, family in FAMILIES.items()}

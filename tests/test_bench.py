@@ -1,5 +1,6 @@
-"""``carpet bench``: its verify comparison, against the copy of 778fb62's path kept in cli/bench.py
-and against another install of carpet (``--old-python``).  Timings are not asserted (the machine
+"""``carpet bench``: its verify comparison, against the copy of 778fb62's path kept in
+benchmarks/old778.py and against another install of carpet (``--old-python``); the harness found
+in a checkout's benchmarks/ folder, never shipped in the package.  Timings are not asserted (the machine
 is shared): only that the figures are there and the two sides read the same games."""
 
 import sys
@@ -66,3 +67,39 @@ def test_start_up_is_paired_with_import_typer_in_wall_and_cpu_time():
     text = run("bench", "--games", "1", "--random-events", "100", "--rounds", "1", "--startup-runs", "1",
                "--redeals", "200", "--game", "carpet").stdout
     assert "wall time; CPU time in brackets" in text
+
+
+def test_the_harness_is_not_in_the_installed_package():
+    """benchmarks/ (the harness and the frozen old copy) is not a package setuptools installs, and
+    nothing under cli/, core/ or formats/ holds the copy."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).parent.parent
+    packages = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    assert not any("bench" in name for name in packages)
+    assert (root / "benchmarks" / "old778.py").is_file()
+    for folder in ("cli", "core", "formats"):
+        for path in (root / folder).rglob("*.py"):
+            assert "class OldSession" not in path.read_text() and "_OldSession" not in path.read_text(), path
+
+
+def test_bench_outside_a_checkout_is_one_line_and_exit_2(tmp_path, monkeypatch):
+    from carpet.cli import bench
+
+    monkeypatch.setattr(bench, "__file__", str(tmp_path / "site-packages" / "carpet" / "cli" / "bench.py"))
+    monkeypatch.chdir(tmp_path)
+    result = run(*SMALL, "--game", "carpet")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "benchmarks/" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_harness_runs_as_a_script_with_the_commands_options(tmp_path):
+    import subprocess
+    from pathlib import Path
+
+    script = Path(__file__).parent.parent / "benchmarks" / "bench.py"
+    done = subprocess.run([sys.executable, str(script), *SMALL[1:], "--game", "carpet", "--json"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert [row["game"] for row in __import__("json").loads(done.stdout)["verify"]] == ["carpet"]

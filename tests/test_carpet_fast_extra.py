@@ -14,9 +14,9 @@ from carpet.core import GAMES, Session, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.core.game import PLAYING, WON
 from carpet.formats.codec import decoder
-from carpet.formats.replay import _lean_class, kernel_of
+from carpet.core.session import lean_class
 
-from replaytools import codes_of, plain_codes
+from replaytools import bulk_of, codes_of, plain_codes
 
 CARPETS = ["carpet", "carpet-auto", "carpet-foster"]
 
@@ -27,7 +27,7 @@ def fields(state) -> dict:
 
 
 def lean(state):
-    state.__class__ = _lean_class(type(state))
+    state.__class__ = lean_class(type(state))
     return state
 
 
@@ -52,7 +52,7 @@ def play_both(variant, deal, codes, cuts) -> None:
     i, stops = 0, sorted(set(cuts) | {len(codes)})
     while i < len(codes):
         end = next(c for c in stops if c > i)
-        j = kernel_of(variant, True)(quick, codes, i, end, got, decoder(quick))
+        j = bulk_of(variant)(quick, codes, i, end, got, decoder(quick))
         k = plain_codes(slow, codes, i, end, want, decoder(slow))
         assert (j, list(got)) == (k, list(want)), f"events {i}..{end}: stopped at {j} instead of {k}"
         assert fields(quick) == fields(slow), f"after events {i}..{j}"
@@ -90,7 +90,7 @@ def test_a_won_game_stops_after_its_last_move(name):
         more = codes + [8, 7, 3, 4, 5, 6, 9, 29, 60, 0]
         state = lean(variant.new_state(deal))
         actions = array("I")
-        assert kernel_of(variant, True)(state, bytearray(more), 0, len(more), actions, decoder(state)) == len(codes)
+        assert bulk_of(variant)(state, bytearray(more), 0, len(more), actions, decoder(state)) == len(codes)
         assert state.status == WON and state.score == session.state.score
         assert list(actions) == [a for a, _ in session.events]
         play_both(variant, deal, more, [len(codes) - 1, len(codes) + 2])
@@ -110,7 +110,7 @@ def test_foster_goes_on_in_the_tight_loop_after_its_first_phase():
         codes = codes_of(session)
         state = lean(variant.new_state(deal))
         actions = array("I")
-        assert kernel_of(variant, True)(state, bytearray(codes), 0, len(codes), actions, decoder(state)) == len(codes)
+        assert bulk_of(variant)(state, bytearray(codes), 0, len(codes), actions, decoder(state)) == len(codes)
         assert list(actions) == [a for a, _ in session.events]
         plain = session.state
         assert (state.cells, state.found, state.waste, state.drawn, state.phase, state.score) == \
@@ -137,5 +137,5 @@ def test_events_played_the_plain_way_mid_run(name):
             play_both(variant, deal, mixed, [])
             state = lean(variant.new_state(deal))
             actions = array("I")
-            assert kernel_of(variant, True)(state, mixed, 0, len(mixed), actions, decoder(state)) == len(mixed)
+            assert bulk_of(variant)(state, mixed, 0, len(mixed), actions, decoder(state)) == len(mixed)
             assert list(actions) == [a for a, _ in session.events]

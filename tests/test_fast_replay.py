@@ -1,5 +1,4 @@
-"""The bulk replays (core/*_replay.py; for carpet and grid, whose rules are written once, the session's
-loop over their codes and primitives) pinned to the plain way of decoding and ``State.apply``, event by
+"""The bulk replay (the session's loop over a family's codes and primitives, core/session.py) pinned to the plain way of decoding and ``State.apply``, event by
 event, over many games of every variant they play.
 
 Each game's version-2 action codes are played twice from the same deal: by the family's
@@ -14,36 +13,31 @@ restarts go through ``run`` with and without the bulk replay.
 
 from __future__ import annotations
 
-import importlib
 import random
 from array import array
 
 import pytest
 
-from carpet.cli.bench import random_game
+from carpet.cli.bench import harness
 from carpet.core import GAMES, Session, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.core.game import WON
 from carpet.core.numbering import dealing_order, fast_dealing_order
 from carpet.formats import check, decode, encode, new_header, record
 from carpet.formats.codec import decoder
-from carpet.formats.replay import _lean_class, kernel_of, run
+from carpet.core import session as session_module
+from carpet.core.session import lean_class
+from carpet.formats.replay import ReplayError, position_digest_of, run
 
-from replaytools import codes_of, fields, plain_codes
+from replaytools import PLAIN, bulk_of, codes_of, fields, plain_codes
 
-replay_module = importlib.import_module("carpet.formats.replay")
-FAST = [g for g in GAMES if kernel_of(GAMES[g], True) is not None]
+FAST = list(GAMES)  # every family plays its logs in bulk
 CREATED = "2026-11-29T12:00:00.000Z"
-PLAIN = {game: None for game in GAMES}  # replay._FAST without any bulk replay: the plain way throughout
-
-
-def test_every_family_has_its_bulk_replay():
-    assert {GAMES[g].family for g in FAST} == {"grid", "carpet", "quilt"}
 
 
 def lean_state(variant, deal):
     state = variant.new_state(deal)
-    state.__class__ = _lean_class(type(state))
+    state.__class__ = lean_class(type(state))
     return state
 
 
@@ -71,7 +65,7 @@ def mutated(codes, rng, rate) -> list[int]:
 
 def compare(variant, deal, codes) -> None:
     fast, slow = lean_state(variant, deal), lean_state(variant, deal)
-    play = kernel_of(variant, True)
+    play = bulk_of(variant)
     got, want = array("I"), array("I")
     i = 0
     while i < len(codes):
@@ -103,7 +97,7 @@ def test_bulk_replay_equals_plain_apply(game, player):
 def random_log_session(variant, seed, events) -> Session:
     """A random session with hints, undos and restarts: the bench's random game, from a seeded deal."""
     rng = random.Random(seed)
-    return random_game(variant, rng.randint(1, 31999), events, rng)
+    return harness().random_game(variant, rng.randint(1, 31999), events, rng)
 
 
 @pytest.mark.parametrize("game", FAST)
@@ -116,7 +110,7 @@ def test_run_with_bulk_replay_equals_run_without(game, monkeypatch):
         for upto in (None, 40, 151):
             fast, _ = run(Session(variant, session.deal), codes, clocks, from_codes=True, upto=upto)
             with monkeypatch.context() as m:
-                m.setattr(replay_module, "_FAST", PLAIN)
+                m.setattr(session_module, "_CODES", PLAIN)
                 slow, _ = run(Session(variant, session.deal), codes, clocks, from_codes=True, upto=upto)
             assert fields(fast.state) == fields(slow.state)
             assert (fast.moves, fast.bonus, fast.clock_ms, fast.earlier_attempts_ms, list(fast.events)) == \
@@ -137,13 +131,13 @@ def test_a_refused_event_is_named_alike(game, monkeypatch):
             bad[k] = rng.randrange(3, 256)
             clocks = session.events.clocks
             outcomes = []
-            for kernels in (replay_module._FAST, PLAIN):
+            for kernels in (dict(session_module._CODES), PLAIN):
                 with monkeypatch.context() as m:
-                    m.setattr(replay_module, "_FAST", kernels)
+                    m.setattr(session_module, "_CODES", kernels)
                     try:
                         s, _ = run(Session(variant, session.deal), array("I", bad), clocks, from_codes=True)
                         outcomes.append(("played", fields(s.state), s.moves, s.bonus))
-                    except replay_module.ReplayError as exc:
+                    except ReplayError as exc:
                         outcomes.append((str(exc), exc.event, exc.action, list(exc.decoded)))
             assert outcomes[0] == outcomes[1]
 
@@ -157,7 +151,7 @@ def test_player_logs_verify_alike(game, monkeypatch):
         data = encode(record(session, new_header(session, created=CREATED, tool="carpet 0.1.0")))
         log, fast = check(data)
         with monkeypatch.context() as m:
-            m.setattr(replay_module, "_FAST", PLAIN)
+            m.setattr(session_module, "_CODES", PLAIN)
             _, slow = check(data)
         assert fields(fast.state) == fields(slow.state)
         assert list(decode(data).events) == list(session.events)
@@ -180,12 +174,11 @@ def test_the_fast_shuffle_equals_the_plain_one(cards):
 @pytest.mark.parametrize("game", FAST)
 def test_the_fast_deal_equals_new_state(game):
     variant = GAMES[game]
-    fast = replay_module._fast(variant)
     for text in DEALS:
         deal = parse_deal(text)
-        plain, dealt = variant.new_state(deal), fast.dealt(variant, deal)
+        plain, dealt = variant.new_state(deal), Session.to_replay(variant, deal).state
         assert type(dealt) is type(plain) and fields(dealt) == fields(plain), text
-        assert replay_module.position_digest_of(dealt) == plain.digest()
+        assert position_digest_of(dealt) == plain.digest()
 
 
 def every_code(variant, rng) -> list[int]:
@@ -216,7 +209,7 @@ def test_every_code_at_many_positions_alike(game):
                 continue
             snap = replayed.state.snapshot()
             fast, slow = lean_state(variant, session.deal), lean_state(variant, session.deal)
-            play = kernel_of(variant, True)
+            play = bulk_of(variant)
             for code in every_code(variant, rng):
                 fast.restore(snap)
                 slow.restore(snap)
@@ -251,9 +244,9 @@ def test_undone_over_bytes_equals_undone_over_a_list():
     rng = random.Random(3)
     for _ in range(300):
         items = [rng.choice((0, 1, 1, 2) if rng.random() < 0.3 else (3, 7, 200)) for _ in range(rng.randrange(60))]
-        want = replay_module.undone(items)
-        assert replay_module.undone(bytes(items)) == want
-        assert replay_module.undone(bytearray(items)) == want
+        want = session_module.undone(items)
+        assert session_module.undone(bytes(items)) == want
+        assert session_module.undone(bytearray(items)) == want
 
 
 @pytest.mark.parametrize("game,family", [("kovrik", "grid"), ("carpet", "carpet"), ("crazy-quilt", "quilt")])

@@ -206,3 +206,29 @@ def test_a_file_system_without_locks_is_one_line(game, monkeypatch):
     monkeypatch.setattr(fcntl, "flock", no_locks)
     assert "cannot lock it for writing: No locks available" in one_line(run("hint", game), 2)
     assert run("new", "kovrik", "2", "-o", game.parent / "other.log").exit_code == 0  # a write needs no lock
+
+
+def test_a_file_is_read_whole_and_a_file_past_the_bound_refused(tmp_path, monkeypatch):
+    """read_bytes reads a file as its size says, a file that grows after its size was taken to its
+    end, and refuses one past the bound (a sparse file: no disk used)."""
+    from carpet.formats import files
+    from carpet.formats.log import LogError
+
+    small = tmp_path / "small"
+    small.write_bytes(bytes(range(256)) * 40)
+    assert files.read_bytes(small) == bytes(range(256)) * 40
+    real_fstat = os.fstat
+
+    def shrunk(fd):  # the size taken before the file grew
+        found = real_fstat(fd)
+        return os.stat_result((*found[:6], 10, *found[7:]))
+    monkeypatch.setattr(files.os, "fstat", shrunk)
+    assert files.read_bytes(small) == bytes(range(256)) * 40
+    monkeypatch.undo()
+    big = tmp_path / "big"
+    with open(big, "wb") as f:
+        f.truncate(files.MAX_LOG_BYTES + 1)
+    with pytest.raises(LogError, match="too large"):
+        files.read_bytes(big)
+    r = run("verify", big)
+    assert r.exit_code == 2 and "too large" in r.stderr

@@ -18,10 +18,9 @@ from carpet.core.game import FIRST_ACTION, PLAYING, WON
 from carpet.core.grid import REDEAL
 from carpet.core.numbering import MicrosoftRandom, _draws, _swap_plan
 from carpet.formats.codec import decoder
-from carpet.formats.replay import kernel_of
 
 from grid_oracle import OracleState
-from replaytools import codes_of
+from replaytools import bulk_of, codes_of
 
 GRID = [g for g in GAMES if GAMES[g].family == "grid"]
 REDEALING = [g for g in GRID if GAMES[g].redeals != 0]
@@ -139,7 +138,7 @@ def test_a_log_replayed_in_bulk_is_the_oracle_event_by_event(game):
     oracle's position, codes changed at random on the way."""
     variant = GAMES[game]
     rng = random.Random(f"bulk {game}")
-    play = kernel_of(variant, True)
+    play = bulk_of(variant)
     for text in rng.sample(SEEDS, 4):
         deal = parse_deal(text)
         session = Session(variant, deal)

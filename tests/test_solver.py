@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from pathlib import Path
 
 import pytest
 
@@ -253,10 +254,26 @@ def test_budget_constants():
 
 # --- the hint -----------------------------------------------------------------------------------
 
-def test_session_hint_is_the_solvers():
+def test_the_hint_a_person_asks_for_is_the_solvers():
+    from carpet.cli.live import hint_of
+
     session = session_of("kovrik-hard", 2)
-    assert session.hint() == hint_action(session)
-    assert session.hint() in session.legal_actions()
+    assert hint_of(session, peek=True) == hint_action(session)
+    assert hint_action(session) in session.legal_actions()
+
+
+def test_the_session_does_not_load_the_solver():
+    """No circle: the solver imports the session, never the other way round (the hint is asked of
+    core/solver.py, ``hint_action``)."""
+    import subprocess
+    import sys
+
+    code = "import sys, carpet.core.session; print('carpet.core.solver' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
+    import carpet.core.session as module
+
+    source = Path(module.__file__).read_text()
+    assert "solver import" not in source
 
 
 def test_hint_never_returns_to_a_position_of_the_attempt():

@@ -2,7 +2,7 @@
 small primitive that plays its action or refuses it.
 
 Every path runs these: ``Session.act`` (through :meth:`CarpetState.apply`), the one replay of a
-log (formats/replay.py, through :meth:`CarpetState.step` and core/carpet/codes.py), the solver,
+log (``Session.play_events``, through :meth:`CarpetState.step` and core/carpet/codes.py), the solver,
 the hint and the survey players.  A primitive (``_up``, ``_waste_up``, ``_turn``,
 ``_waste_fill``, ``_stock_fill``) checks its rule and plays it, returning True, or returns False
 having changed nothing; the reason for a refusal is worked out only then (:meth:`why_not`).

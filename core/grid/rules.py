@@ -2,7 +2,7 @@
 a small primitive that plays its action or refuses it.
 
 Every path runs these: ``Session.act`` (through :meth:`GridState.apply`), the one replay of a log
-(formats/replay.py: the session's loop over core/grid/codes.py's ``play``), the solver, the hint
+(``Session.play_events``: the session's loop over core/grid/codes.py's ``play``), the solver, the hint
 and the survey players.  A primitive (:meth:`GridState.move`, :meth:`GridState.redeal`) checks its
 whole rule and plays it, bringing the status up to date, and returns True, or returns False having
 changed nothing; the reason for a refusal is worked out only then (:meth:`GridState.why_not`).

@@ -2,7 +2,7 @@
 small primitive that plays its action or refuses it.
 
 Every path runs these: ``Session.act`` (through :meth:`QuiltState.apply`), the one replay of a
-log (formats/replay.py, through core/quilt/codes.py's ``play``), the solver, the hint and the
+log (``Session.play_events``, through core/quilt/codes.py's ``play``), the solver, the hint and the
 survey players.  A primitive (``_up``, ``_onto_waste``, ``_onto_reserve``, ``_turn``,
 ``_redeal``) checks its whole rule (the variant's included), plays it, brings the status up to
 date and returns True, or returns False having changed nothing; the reason for a refusal is
