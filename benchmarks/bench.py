@@ -7,7 +7,7 @@ compared interleaved and repeated, and the median taken, so that another program
 on the machine moves both sides alike.
 
 - **verify, new against old**: the same games encoded in format version 2 (read by the
-  one replay, formats/replay.py) and in version 1 (read by a copy, kept in old778.py, of the
+  one replay, formats/playlog.py) and in version 1 (read by a copy, kept in old778.py, of the
   verify path of commit 778fb62: msgspec decode, a Session.act per event with a
   snapshot before every action and the status after it).  The old side runs this
   engine's plain rules (``new_state``, ``State.apply``), so the ratio is that of the
@@ -264,7 +264,7 @@ def memory(redeals: int, tmp: Path) -> dict:
     redeals never taken back (tracemalloc up to 300,000 events, the process's peak RSS beyond); its CPU time."""
     from array import array
 
-    from carpet.formats.replay import run
+    from carpet.formats.playlog import run
 
     variant = GAMES["kovrik-shuffle"]
     rng = random.Random(1)

@@ -226,7 +226,7 @@ def dealing_order(deal: Deal, card_count: int) -> tuple[list[int], "MicrosoftRan
     return ids, rng
 
 
-# --- the deal, fast: what the one replay deals from (formats/replay.py) ---------------------
+# --- the deal, fast: what the one replay deals from (formats/playlog.py) ---------------------
 _SWAPS: dict[int, tuple] = {}
 
 

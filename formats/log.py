@@ -19,7 +19,7 @@ In JSON (both versions) each event is ``[action text, clock ms]``, one per line.
 Converting one form to the other and back gives the same bytes.
 
 Reading a log (:func:`decode` then :func:`verify`, or :func:`check`) runs the one
-replay of formats/replay.py once.
+replay of formats/playlog.py once.
 
 This module is where every reader and writer comes in: it tells the forms apart and sends each to
 its module, and it refuses to write what would not read back (:func:`to_bytes`).  The document
@@ -91,7 +91,7 @@ def decode(data: bytes) -> Log:
     """Bytes (either form, either version) -> Log.  Raises LogError for anything unusable.
 
     A version-2 binary log names its actions by their position, so decoding it re-plays
-    it (formats/replay.py) and refuses an action that cannot be played there; the
+    it (formats/playlog.py) and refuses an action that cannot be played there; the
     replay is kept for :func:`verify`.
     """
     binary_v2 = data[:1] in _V2_HEADS  # no whitespace before it: neither text nor JSON

@@ -23,8 +23,8 @@ from carpet.core.session import Events
 
 from .log_types import (FORMAT, NUMBERINGS, RULES_VERSION, STATUSES, VERSION, Header, LogError, Summary, _bad,
                         _check_header, _created_ms, _header_deal, _hex_bytes, _newer, created_text)
-from .replay import PackedDeltas
-from .replay import _HIGH_NIBBLE, _LITTLE, _LOW_NIBBLE  # (one copy of the half-byte tables: PackedDeltas's too)
+from .playlog import PackedDeltas
+from .playlog import _HIGH_NIBBLE, _LITTLE, _LOW_NIBBLE  # (one copy of the half-byte tables: PackedDeltas's too)
 
 try:  # the C module hashlib itself wraps: no OpenSSL loaded for a digest
     from _blake2 import blake2b

@@ -1,6 +1,6 @@
 """A log's events against the engine: :func:`replay`, :func:`verify`, :func:`record` and
 :func:`reseal`, and the reading of a version-2 binary log, whose actions are named by their position
-and so are read by re-playing them.  Every call into the one replay (formats/replay.py) is made here.
+and so are read by re-playing them.  Every call into the one replay (formats/playlog.py) is made here.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from carpet.core.session import CLOCK_LIMIT, Events
 from . import codec as _codec
 from .log_types import Header, Log, LogError, Summary, _as_events, _bad, _header_deal, digest_text, header_deal
 from .log_v2 import clock_deltas, decode_v2_binary, seal_v2
-from .replay import ReplayError, clocks_of, copy_events, position_digest_of, run, unpacked
+from .playlog import ReplayError, clocks_of, copy_events, position_digest_of, run, unpacked
 
 if TYPE_CHECKING:
     from carpet.core.position import Start

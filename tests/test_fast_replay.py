@@ -27,7 +27,7 @@ from carpet.formats import check, decode, encode, new_header, record
 from carpet.formats.codec import decoder
 from carpet.core import session as session_module
 from carpet.core.session import lean_class
-from carpet.formats.replay import ReplayError, position_digest_of, run
+from carpet.formats.playlog import ReplayError, position_digest_of, run
 
 from replaytools import PLAIN, bulk_of, codes_of, fields, plain_codes
 

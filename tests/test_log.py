@@ -270,7 +270,7 @@ def test_the_half_byte_layout_unpacks_as_the_general_way_does(monkeypatch):
     import random
 
     from carpet.formats import log_v2 as log
-    from carpet.formats.replay import PackedDeltas, unpacked
+    from carpet.formats.playlog import PackedDeltas, unpacked
 
     def unpack(data, n):
         r = log._Reader(data, 2, len(data))

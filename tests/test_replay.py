@@ -1,4 +1,4 @@
-"""The one replay (formats/replay.py) gives exactly what Session.act gives, with less work."""
+"""The one replay (formats/playlog.py) gives exactly what Session.act gives, with less work."""
 
 import tracemalloc
 
@@ -7,7 +7,7 @@ import pytest
 from carpet.core import GAMES, RESTART, Session, parse_deal
 from carpet.formats import check, decode, encode, new_header, record, replay, to_bytes, verify
 from carpet.formats.log_types import digest_text
-from carpet.formats.replay import run, undone
+from carpet.formats.playlog import run, undone
 
 from playthrough import observe, random_session
 
@@ -93,7 +93,7 @@ def test_every_reader_goes_through_the_one_replay(tmp_path, monkeypatch):
     from importlib import import_module
 
     from carpet.core import session as session_module
-    replay_module = import_module("carpet.formats.replay")  # the module, not formats.replay the function
+    replay_module = import_module("carpet.formats.playlog")
 
     path = tmp_path / "g.carpet"
     assert cli("new", "carpet", "2", "-o", path).exit_code == 0
