@@ -103,6 +103,16 @@ class Solution:
 
 # --- the family's knowledge, with plain defaults --------------------------------------------
 
+def _NO_SAFE() -> None:
+    """No safe action (the default)."""
+    return None
+
+
+def _NO_DEAD() -> bool:
+    """No dead-end proof (the default)."""
+    return False
+
+
 def _knowledge(state: State, best: bool = False, order: int = 0):
     """(key, safe, actions, dead, progress) as callables on ``state``, defaults filled in.
 
@@ -116,7 +126,7 @@ def _knowledge(state: State, best: bool = False, order: int = 0):
     key = getattr(state, "search_key", None) or state.snapshot  # a snapshot is exact and hashable
     safe = getattr(state, "safe_action", None)
     if safe is None or (best and not getattr(state, "safe_keeps_score", False)):
-        safe = lambda: None  # noqa: E731
+        safe = _NO_SAFE
     actions = getattr(state, "search_actions", None)
     if actions is not None and order:
         ordered = actions
@@ -129,7 +139,7 @@ def _knowledge(state: State, best: bool = False, order: int = 0):
             if rank is not None and len(found) > 1:
                 found.sort(key=rank, reverse=True)  # stable: ties keep canonical order
             return found
-    dead = getattr(state, "dead_end", None) or (lambda: False)
+    dead = getattr(state, "dead_end", None) or _NO_DEAD
     progress = getattr(state, "progress", None) or (lambda: state.score)
     return key, safe, actions, dead, progress
 
@@ -216,6 +226,9 @@ class _Searcher:
         self.bonus = bonus
         self.track = track
         self.key, self.safe, self.actions, self.dead, self.progress = _knowledge(state, best, order)
+        # what the family does not offer, known once (the inner loop skips the call)
+        self.safe_none = self.safe is _NO_SAFE
+        self.dead_none = self.dead is _NO_DEAD
         self.bound = getattr(state, "win_score_bound", None) if best else None
         self.redeal = state.variant.words.get("redeal")
         self.arrivals: dict = {}  # best mode: key -> (score, moves) of the best arrival so far
@@ -325,72 +338,123 @@ class _Searcher:
         action, step of the descent), or None after a win that ends the search.  A path is
         (path before, actions, length): the line to a position, shared between positions.
         Along the guided descent's line (``on``: its step here) its choices come first, so
-        that the search first tries other moves near where the descent got stuck."""
-        state, actions_of, redeal, progress = self.state, self._ordered, self.redeal, self.progress
+        that the search first tries other moves near where the descent got stuck.
+
+        This is the search's inner loop: what ``_tick``, ``_settle``, ``_ordered`` and (outside
+        best mode) ``_admit`` do is written out here, the same steps in the same order."""
+        state, actions_of, redeal, progress = self.state, self.actions, self.redeal, self.progress
+        apply, snapshot, restore = state.apply, state.snapshot, state.restore
+        safe, key, dead, seen = self.safe, self.key, self.dead, self.seen
+        if self.safe_none:
+            safe = None
+        if self.dead_none:
+            dead = None
+        best, entries, limit, stop = self.best, self.entries, self.limit, self.stop
         pv = self.pv
         track = self.track
+        # progress only orders redeal points and feeds the hint's tracking
+        measure = track or redeal is not None
         root_pass = child is None
         points: list = []
         made = 0
         # a frame: [snapshot, actions, next index, path to it, root action it descends from,
         #           progress, step of the descent (-1: off its line)]
-        stack = [[state.snapshot(), actions_of(on), 0, path, child, progress(), on]]
+        stack = [[snapshot(), self._ordered(on), 0, path, child, progress(), on]]
         at = True
-        while stack:
-            frame = stack[-1]
-            actions = frame[1]
-            i = frame[2]
-            if i >= len(actions):
-                stack.pop()
-                at = False
-                if track and root_pass and len(stack) == 1:
-                    done = frame[4]
-                    if not any(p[4] == done for p in points):
-                        self.out.children[done][0] = True  # searched to the end, nothing deferred
-                continue
-            if self.nodes >= cap:
-                self.complete = False
-                break
-            self._tick()
-            frame[2] = i + 1
-            action = actions[i]
-            if action == redeal:
-                if len(points) >= 2 * MAX_REDEAL_POINTS:
-                    points.sort()
-                    del points[MAX_REDEAL_POINTS:]
+        nodes = self.nodes
+        try:
+            while stack:
+                frame = stack[-1]
+                actions = frame[1]
+                i = frame[2]
+                if i >= len(actions):
+                    stack.pop()
+                    at = False
+                    if track and root_pass and len(stack) == 1:
+                        done = frame[4]
+                        if not any(p[4] == done for p in points):
+                            self.out.children[done][0] = True  # searched to the end, nothing deferred
+                    continue
+                if nodes >= cap:
                     self.complete = False
+                    break
+                # _tick
+                if nodes >= limit:
+                    raise _OutOfBudget
+                if stop is not None and nodes >= self.next_stop:
+                    self.nodes = nodes
+                    self._tick()
+                frame[2] = i + 1
+                action = actions[i]
+                if action == redeal:
+                    if len(points) >= 2 * MAX_REDEAL_POINTS:
+                        points.sort()
+                        del points[MAX_REDEAL_POINTS:]
+                        self.complete = False
+                    step = frame[6]
+                    follows = 0 <= step < len(pv) and pv[step] == action
+                    made += 1  # (an order never repeated: len(points) would repeat after a cut, then sort
+                    # compared the snapshots, and some of those are None: a TypeError, seen with --best)
+                    points.append((-frame[5], made, frame[0], frame[3],
+                                   action if frame[4] is None else frame[4], step + 1 if follows else -1))
+                    continue
+                if not at:
+                    restore(frame[0])
+                at = False
+                apply(action)
+                nodes += 1
+                segment = [action]
+                # _settle
+                if safe is not None:
+                    while state.status == PLAYING:
+                        extra = safe()
+                        if extra is None:
+                            break
+                        apply(extra)
+                        nodes += 1
+                        segment.append(extra)
+                root_child = action if frame[4] is None else frame[4]
+                parent = frame[3]
+                here = (parent, segment, parent[2] + len(segment))
+                status = state.status
+                if status == WON:
+                    self.nodes = nodes
+                    if self._won(_line(here)):
+                        return None
+                    continue
+                value = progress() if measure else 0
+                if track:
+                    self._note(root_child, value)
+                if best:
+                    self.nodes = nodes
+                    admitted = self._admit(here[2])
+                elif status == LOST:
+                    admitted = False
+                else:  # _admit, outside best mode
+                    k = key()
+                    if k in seen:
+                        admitted = False
+                    else:
+                        seen.add(k)
+                        if len(seen) > entries:
+                            self.nodes = nodes
+                            self._full()
+                        admitted = dead is None or not dead()
+                if not admitted:
+                    if track and root_pass and len(stack) == 1 and (state.status == LOST or self.dead()):
+                        self.out.children[root_child][0] = True  # lost at once
+                    continue
                 step = frame[6]
-                follows = 0 <= step < len(pv) and pv[step] == action
-                made += 1  # (an order never repeated: len(points) would repeat after a cut, then sort
-                # compared the snapshots, and some of those are None: a TypeError, seen with --best)
-                points.append((-frame[5], made, frame[0], frame[3],
-                               action if frame[4] is None else frame[4], step + 1 if follows else -1))
-                continue
-            if not at:
-                state.restore(frame[0])
-            at = False
-            state.apply(action)
-            self.nodes += 1
-            segment = [action]
-            self._settle(segment)
-            root_child = action if frame[4] is None else frame[4]
-            parent = frame[3]
-            here = (parent, segment, parent[2] + len(segment))
-            if state.status == WON:
-                if self._won(_line(here)):
-                    return None
-                continue
-            value = progress()
-            if track:
-                self._note(root_child, value)
-            if not self._admit(here[2]):
-                if track and root_pass and len(stack) == 1 and (state.status == LOST or self.dead()):
-                    self.out.children[root_child][0] = True  # lost at once
-                continue
-            step = frame[6]
-            step = step + 1 if 0 <= step < len(pv) and pv[step] == action else -1
-            stack.append([state.snapshot(), actions_of(step), 0, here, root_child, value, step])
-            at = True
+                if 0 <= step < len(pv):
+                    step = step + 1 if pv[step] == action else -1
+                    moves = self._ordered(step)
+                else:
+                    step = -1
+                    moves = actions_of()
+                stack.append([snapshot(), moves, 0, here, root_child, value, step])
+                at = True
+        finally:
+            self.nodes = nodes
         points.sort()
         if len(points) > MAX_REDEAL_POINTS:
             del points[MAX_REDEAL_POINTS:]
