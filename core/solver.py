@@ -140,6 +140,8 @@ def _knowledge(state: State, best: bool = False, order: int = 0):
                 found.sort(key=rank, reverse=True)  # stable: ties keep canonical order
             return found
     dead = getattr(state, "dead_end", None) or _NO_DEAD
+    if not getattr(state, "dead_end_proves", True):
+        dead = _NO_DEAD
     progress = getattr(state, "progress", None) or (lambda: state.score)
     return key, safe, actions, dead, progress
 
