@@ -187,7 +187,7 @@ PASS_SHARES = (64, 8, 1)
 
 class _Outcome:
     __slots__ = ("result", "line", "nodes", "best_line", "best_score", "best_moves", "children",
-                 "exhausted", "guide", "memory_full")
+                 "exhausted", "guide", "memory_full", "end_score")
 
     def __init__(self) -> None:
         self.result = UNKNOWN
@@ -205,6 +205,8 @@ class _Outcome:
         self.guide: int | None = None
         #: the search stopped at its memory bound
         self.memory_full = False
+        #: outside best mode, after a win: the score at the end of ``line``, win bonus included
+        self.end_score: int | None = None
 
 
 class _OutOfBudget(Exception):
@@ -231,6 +233,9 @@ class _Searcher:
         # what the family does not offer, known once (the inner loop skips the call)
         self.safe_none = self.safe is _NO_SAFE
         self.dead_none = self.dead is _NO_DEAD
+        # what the guided descent and its look-ahead ask: the proof, unless the family says it
+        # is too dear for a heuristic (``dead_end_guides``); the search proper always asks it
+        self.guide_dead = self.dead if getattr(state, "dead_end_guides", True) else _NO_DEAD
         self.bound = getattr(state, "win_score_bound", None) if best else None
         self.redeal = state.variant.words.get("redeal")
         self.arrivals: dict = {}  # best mode: key -> (score, moves) of the best arrival so far
@@ -267,11 +272,12 @@ class _Searcher:
     def _won(self, line: list[int]) -> bool:
         """Note a win; True when the search can stop (not looking for the best)."""
         out = self.out
+        score = self.state.score + (self.bonus(self.moves + len(line)) if self.bonus else 0)
         if not self.best:
             out.line = line
             out.result = WON_RESULT
+            out.end_score = score  # (the state is at the line's end: no need to play it again)
             return True
-        score = self.state.score + (self.bonus(self.moves + len(line)) if self.bonus else 0)
         if out.best_score is None or (score, -len(line)) > (out.best_score, -out.best_moves):
             out.best_line, out.best_score, out.best_moves = line, score, len(line)
         return False
@@ -566,11 +572,13 @@ class _Searcher:
                 if state.status == WON:
                     self._won(line + segment)
                     return
-                if state.status == LOST or key() in been or self.dead():
+                if state.status == LOST or key() in been or self.guide_dead():
                     value = None
                 else:
                     value, win = self._look(share)
                     if win is not None:
+                        for step in win:  # (the look-ahead left the state where it began)
+                            state.apply(step)
                         self._won(line + segment + win)
                         return
                 if self.track and first:
@@ -593,7 +601,7 @@ class _Searcher:
     def _look(self, limit: int) -> tuple[int, list[int] | None]:
         """(the most progress seen, a winning line or None): a plain depth-first search of
         ``limit`` nodes from the state, its own transpositions only; the state is left as found."""
-        state, key, progress, actions_of, dead = self.state, self.key, self.progress, self.actions, self.dead
+        state, key, progress, actions_of, dead = self.state, self.key, self.progress, self.actions, self.guide_dead
         start = state.snapshot()
         top = progress()
         seen = {key()}
@@ -760,9 +768,11 @@ def solve(session: Session, *, nodes: int = DEFAULT_NODES, best: bool = False,
         return Solution(out.result, [], out.nodes, session.moves, session.score,
                         (False if best else None), info, (False if best else None),
                         memory_full=out.memory_full)
-    moves, score = _line_end(state, out.line, session.moves)
     if not best:
-        return Solution(WON_RESULT, out.line, out.nodes, moves, score, None, info, memory_full=out.memory_full)
+        # every variant action is one counted move (as _line_end counts them)
+        return Solution(WON_RESULT, out.line, out.nodes, session.moves + len(out.line), out.end_score, None, info,
+                        memory_full=out.memory_full)
+    moves, score = _line_end(state, out.line, session.moves)
     # the score alone is proven highest by a complete search, or when it meets the bound; the
     # fewest moves only by a complete search (nothing bounds a win's moves from below)
     bound = getattr(state, "win_score_bound", None)

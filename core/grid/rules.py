@@ -626,6 +626,10 @@ class GridState(State):
 
         return dead_end(self)
 
+    #: Spaces and Aces' proof costs several times a node: the descent's look-ahead (a heuristic,
+    #: which steers by progress) goes without it, the search proper prunes by it
+    dead_end_guides = False
+
     @property
     def dead_end_proves(self) -> bool:
         """Whether :meth:`dead_end` can ever say True in this game (else the solver skips it)."""
