@@ -362,6 +362,7 @@ class _Searcher:
         track = self.track
         # progress only orders redeal points and feeds the hint's tracking
         measure = track or redeal is not None
+        plain = not track and not best
         root_pass = child is None
         points: list = []
         made = 0
@@ -421,37 +422,54 @@ class _Searcher:
                         apply(extra)
                         nodes += 1
                         segment.append(extra)
-                root_child = action if frame[4] is None else frame[4]
-                parent = frame[3]
-                here = (parent, segment, parent[2] + len(segment))
                 status = state.status
                 if status == WON:
+                    parent = frame[3]
                     self.nodes = nodes
-                    if self._won(_line(here)):
+                    if self._won(_line((parent, segment, parent[2] + len(segment)))):
                         return None
                     continue
-                value = progress() if measure else 0
-                if track:
-                    self._note(root_child, value)
-                if best:
-                    self.nodes = nodes
-                    admitted = self._admit(here[2])
-                elif status == LOST:
-                    admitted = False
-                else:  # _admit, outside best mode
+                root_child = action if frame[4] is None else frame[4]
+                if plain:  # _admit, outside best mode, and nothing tracked
+                    if status == LOST:
+                        continue
                     k = key()
                     if k in seen:
+                        continue
+                    seen.add(k)
+                    if len(seen) > entries:
+                        self.nodes = nodes
+                        self._full()
+                    if dead is not None and dead():
+                        continue
+                    value = progress() if measure else 0
+                    parent = frame[3]
+                    here = (parent, segment, parent[2] + len(segment))
+                else:
+                    parent = frame[3]
+                    here = (parent, segment, parent[2] + len(segment))
+                    value = progress() if measure else 0
+                    if track:
+                        self._note(root_child, value)
+                    if best:
+                        self.nodes = nodes
+                        admitted = self._admit(here[2])
+                    elif status == LOST:
                         admitted = False
-                    else:
-                        seen.add(k)
-                        if len(seen) > entries:
-                            self.nodes = nodes
-                            self._full()
-                        admitted = dead is None or not dead()
-                if not admitted:
-                    if track and root_pass and len(stack) == 1 and (state.status == LOST or self.dead()):
-                        self.out.children[root_child][0] = True  # lost at once
-                    continue
+                    else:  # _admit, outside best mode
+                        k = key()
+                        if k in seen:
+                            admitted = False
+                        else:
+                            seen.add(k)
+                            if len(seen) > entries:
+                                self.nodes = nodes
+                                self._full()
+                            admitted = dead is None or not dead()
+                    if not admitted:
+                        if track and root_pass and len(stack) == 1 and (state.status == LOST or self.dead()):
+                            self.out.children[root_child][0] = True  # lost at once
+                        continue
                 step = frame[6]
                 if 0 <= step < len(pv):
                     step = step + 1 if pv[step] == action else -1
