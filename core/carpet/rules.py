@@ -137,7 +137,8 @@ class CarpetState(State):
         A card still in the stock is not on the carpet: where each card lies in the dealt stock
         is read from a table (one per stock), so the carpet is searched only for the needed
         cards drawn already (the solver asks this of every position)."""
-        at, drawn, cells = _stock_places(self.stock), self.drawn, self.cells
+        stock, drawn, cells = self.stock, self.drawn, self.cells
+        at = _PLACES[1] if _PLACES[0] is stock else _stock_places(stock)
         a, b, c, d = self.found
         b += 13
         c += 26
@@ -481,7 +482,7 @@ class CarpetState(State):
             if self.fits(waste[-1]):
                 actions.insert(0, WASTE_TO_FOUNDATION)
             cells = self.cells
-            if EMPTY in cells and self.variant.player_fills:
+            if self.variant.player_fills and EMPTY in cells:
                 actions.append(WASTE_FILL + cells.index(EMPTY))
         if self.drawn < len(self.stock):
             actions.append(TURN)
