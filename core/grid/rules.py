@@ -586,7 +586,7 @@ class GridState(State):
             return []
         v = self.variant
         cells, where, prefix = self.cells, self.where, self.prefix
-        cols, n, base, locking = v.cols, v.cells, v.base, v.locking
+        cols, n, base, locking, suit_next = v.cols, v.cells, v.base, v.locking, v.suit_next
         first = FIRST_MOVE
         ranked = []
         for cell in self.gaps:  # card_moves(), its actions made here, each with its rank
@@ -599,8 +599,8 @@ class GridState(State):
                 rank = 0
                 if at_prefix:
                     rank += -16 if follows else 12  # lengthens the prefix / blocks it
-                elif col and not self.fits_left_neighbour(card, cell):
-                    rank += 4  # the left rule alone
+                elif col and not (follows if suit_next else self.fits_left_neighbour(card, cell)):
+                    rank += 4  # the left rule alone (where the build is by suit, fitting is following)
                 source = where[card]
                 scol = source % cols
                 if scol:
