@@ -349,7 +349,8 @@ class _Searcher:
         that the search first tries other moves near where the descent got stuck.
 
         This is the search's inner loop: what ``_tick``, ``_settle``, ``_ordered`` and (outside
-        best mode) ``_admit`` do is written out here, the same steps in the same order."""
+        best mode and the hint's tracking) ``_admit`` do is written out here, the same steps in
+        the same order."""
         state, actions_of, redeal, progress = self.state, self.actions, self.redeal, self.progress
         apply, snapshot, restore = state.apply, state.snapshot, state.restore
         safe, key, dead, seen = self.safe, self.key, self.dead, self.seen
@@ -451,22 +452,8 @@ class _Searcher:
                     value = progress() if measure else 0
                     if track:
                         self._note(root_child, value)
-                    if best:
-                        self.nodes = nodes
-                        admitted = self._admit(here[2])
-                    elif status == LOST:
-                        admitted = False
-                    else:  # _admit, outside best mode
-                        k = key()
-                        if k in seen:
-                            admitted = False
-                        else:
-                            seen.add(k)
-                            if len(seen) > entries:
-                                self.nodes = nodes
-                                self._full()
-                            admitted = dead is None or not dead()
-                    if not admitted:
+                    self.nodes = nodes
+                    if not self._admit(here[2]):
                         if track and root_pass and len(stack) == 1 and (state.status == LOST or self.dead()):
                             self.out.children[root_child][0] = True  # lost at once
                         continue
