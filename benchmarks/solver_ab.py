@@ -29,7 +29,11 @@ def worker() -> None:
 
     for request in sys.stdin:
         game, number, nodes = request.split()
-        session = Session(get_game(game), parse_deal(number))
+        try:
+            session = Session(get_game(game), parse_deal(number))
+        except Exception as error:  # (an unknown game or deal: the driver says so and stops)
+            print(json.dumps({"error": str(error)}), flush=True)
+            continue
         start = time.process_time()
         solution = solve(session, nodes=int(nodes))
         cpu = time.process_time() - start
@@ -40,7 +44,10 @@ def worker() -> None:
 
 def deals(text: str) -> list[int]:
     lo, _, hi = text.partition("-")
-    return list(range(int(lo), int(hi or lo) + 1))
+    try:
+        return list(range(int(lo), int(hi or lo) + 1))
+    except ValueError:
+        raise SystemExit(f"solver_ab.py: --deals takes a range like 2001-2200, not {text!r}") from None
 
 
 def main() -> None:
@@ -59,9 +66,13 @@ def main() -> None:
         return
     if not args.a or not args.b:
         parser.error("--a and --b are needed")
-    procs = {side: subprocess.Popen([python, __file__, "--worker"], stdin=subprocess.PIPE,
-                                    stdout=subprocess.PIPE, text=True)
-             for side, python in (("A", args.a), ("B", args.b))}
+    numbers = deals(args.deals)
+    try:
+        procs = {side: subprocess.Popen([python, __file__, "--worker"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+                 for side, python in (("A", args.a), ("B", args.b))}
+    except OSError as error:
+        raise SystemExit(f"solver_ab.py: cannot start {error.filename}: {error.strerror}") from None
     out = open(args.output, "w") if args.output else None
     rows: dict = {}
 
@@ -69,7 +80,12 @@ def main() -> None:
         proc = procs[side]
         proc.stdin.write(f"{game} {number} {args.nodes}\n")
         proc.stdin.flush()
-        found = json.loads(proc.stdout.readline())
+        answer = proc.stdout.readline()
+        if not answer:
+            raise SystemExit(f"solver_ab.py: install {side} ({getattr(args, side.lower())}) stopped")
+        found = json.loads(answer)
+        if "error" in found:
+            raise SystemExit(f"solver_ab.py: install {side}: {found['error']}")
         found["side"] = side
         if out:
             out.write(json.dumps(found) + "\n")
@@ -78,7 +94,7 @@ def main() -> None:
 
     turn = 0
     for game in args.games.split(","):
-        for number in deals(args.deals):
+        for number in numbers:
             for _ in range(args.repeat):
                 order = ("A", "B") if turn % 2 == 0 else ("B", "A")
                 turn += 1
