@@ -111,6 +111,12 @@ class State:
     #     until one decides.  Default: 1 (one order, one search).
     # dead_end() -> bool
     #     True only when no win is possible from this position (False proves nothing).
+    # dead_end_proves: bool (an attribute)
+    #     False when dead_end() never says True in this variant: the solver then does not ask.
+    #     Default: True.
+    # dead_end_guides: bool (an attribute)
+    #     False when dead_end() is too dear to ask at every step of the guided descent's
+    #     look-ahead, a heuristic: the search proper still prunes by it.  Default: True.
     # progress() -> int
     #     How far along the game looks (higher is better): what the guided descent's look-ahead
     #     compares, the order redeal points are tried in, and what the hint steers by when no

@@ -23,7 +23,7 @@ one node budget:
 1. the pass-by-pass depth-first search below, alone, with an eighth of the budget (most
    deals of most games are decided here);
 2. a guided descent: from the start, one action at a time, each chosen by a short
-   look-ahead (see ``_descend``);
+   look-ahead (core/descent.py);
 3. the pass-by-pass search again with what is left, trying the descent's choices first,
    so that it first changes what the descent did near where it got stuck.
 
@@ -55,6 +55,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .descent import Descent
 from .families import FAMILIES
 from .game import LOST, PLAYING, WON, State
 from .session import Session, deal_state
@@ -103,6 +104,16 @@ class Solution:
 
 # --- the family's knowledge, with plain defaults --------------------------------------------
 
+def _NO_SAFE() -> None:
+    """No safe action (the default)."""
+    return None
+
+
+def _NO_DEAD() -> bool:
+    """No dead-end proof (the default)."""
+    return False
+
+
 def _knowledge(state: State, best: bool = False, order: int = 0):
     """(key, safe, actions, dead, progress) as callables on ``state``, defaults filled in.
 
@@ -116,7 +127,7 @@ def _knowledge(state: State, best: bool = False, order: int = 0):
     key = getattr(state, "search_key", None) or state.snapshot  # a snapshot is exact and hashable
     safe = getattr(state, "safe_action", None)
     if safe is None or (best and not getattr(state, "safe_keeps_score", False)):
-        safe = lambda: None  # noqa: E731
+        safe = _NO_SAFE
     actions = getattr(state, "search_actions", None)
     if actions is not None and order:
         ordered = actions
@@ -129,7 +140,9 @@ def _knowledge(state: State, best: bool = False, order: int = 0):
             if rank is not None and len(found) > 1:
                 found.sort(key=rank, reverse=True)  # stable: ties keep canonical order
             return found
-    dead = getattr(state, "dead_end", None) or (lambda: False)
+    dead = getattr(state, "dead_end", None) or _NO_DEAD
+    if not getattr(state, "dead_end_proves", True):
+        dead = _NO_DEAD
     progress = getattr(state, "progress", None) or (lambda: state.score)
     return key, safe, actions, dead, progress
 
@@ -159,12 +172,10 @@ def working_copy(session: Session) -> State:
 # searched the same way.  Every redeal is still tried (unless the budget or the caps below
 # cut the search short, in which case it never claims "unwinnable").
 
-#: the guided descent first gets at most 1/GUIDE_SHARE of the budget, and looks ahead this
-#: many nodes at each step, shared among the actions there
+#: the guided descent (core/descent.py) first gets at most 1/GUIDE_SHARE of the budget
 GUIDE_SHARE = 4
 #: the pass-by-pass search alone first gets 1/QUICK_SHARE of the budget
 QUICK_SHARE = 8
-LOOKAHEAD_NODES = 600
 #: at most this many redeal points kept per pass (the most advanced ones)
 MAX_REDEAL_POINTS = 4096
 #: a pass gets at most 1/share of the budget left, in rounds with these shares: when a
@@ -175,7 +186,7 @@ PASS_SHARES = (64, 8, 1)
 
 class _Outcome:
     __slots__ = ("result", "line", "nodes", "best_line", "best_score", "best_moves", "children",
-                 "exhausted", "guide", "memory_full")
+                 "exhausted", "guide", "memory_full", "end_score")
 
     def __init__(self) -> None:
         self.result = UNKNOWN
@@ -193,13 +204,15 @@ class _Outcome:
         self.guide: int | None = None
         #: the search stopped at its memory bound
         self.memory_full = False
+        #: outside best mode, after a win: the score at the end of ``line``, win bonus included
+        self.end_score: int | None = None
 
 
 class _OutOfBudget(Exception):
     pass
 
 
-class _Searcher:
+class _Searcher(Descent):
     def __init__(self, state: State, limit: int, stop, seen: set | None, best: bool, moves: int,
                  bonus, track: bool, order: int = 0, incumbent: tuple | None = None,
                  memory: int = DEFAULT_MEMORY) -> None:
@@ -216,6 +229,12 @@ class _Searcher:
         self.bonus = bonus
         self.track = track
         self.key, self.safe, self.actions, self.dead, self.progress = _knowledge(state, best, order)
+        # what the family does not offer, known once (the inner loop skips the call)
+        self.safe_none = self.safe is _NO_SAFE
+        self.dead_none = self.dead is _NO_DEAD
+        # what the guided descent and its look-ahead ask: the proof, unless the family says it
+        # is too dear for a heuristic (``dead_end_guides``); the search proper always asks it
+        self.guide_dead = self.dead if getattr(state, "dead_end_guides", True) else _NO_DEAD
         self.bound = getattr(state, "win_score_bound", None) if best else None
         self.redeal = state.variant.words.get("redeal")
         self.arrivals: dict = {}  # best mode: key -> (score, moves) of the best arrival so far
@@ -252,11 +271,12 @@ class _Searcher:
     def _won(self, line: list[int]) -> bool:
         """Note a win; True when the search can stop (not looking for the best)."""
         out = self.out
+        score = self.state.score + (self.bonus(self.moves + len(line)) if self.bonus else 0)
         if not self.best:
             out.line = line
             out.result = WON_RESULT
+            out.end_score = score  # (the state is at the line's end: no need to play it again)
             return True
-        score = self.state.score + (self.bonus(self.moves + len(line)) if self.bonus else 0)
         if out.best_score is None or (score, -len(line)) > (out.best_score, -out.best_moves):
             out.best_line, out.best_score, out.best_moves = line, score, len(line)
         return False
@@ -325,72 +345,128 @@ class _Searcher:
         action, step of the descent), or None after a win that ends the search.  A path is
         (path before, actions, length): the line to a position, shared between positions.
         Along the guided descent's line (``on``: its step here) its choices come first, so
-        that the search first tries other moves near where the descent got stuck."""
-        state, actions_of, redeal, progress = self.state, self._ordered, self.redeal, self.progress
+        that the search first tries other moves near where the descent got stuck.
+
+        This is the search's inner loop: what ``_tick``, ``_settle``, ``_ordered`` and (outside
+        best mode and the hint's tracking) ``_admit`` do is written out here, the same steps in
+        the same order."""
+        state, actions_of, redeal, progress = self.state, self.actions, self.redeal, self.progress
+        apply, snapshot, restore = state.apply, state.snapshot, state.restore
+        safe, key, dead, seen = self.safe, self.key, self.dead, self.seen
+        if self.safe_none:
+            safe = None
+        if self.dead_none:
+            dead = None
+        best, entries, limit, stop = self.best, self.entries, self.limit, self.stop
         pv = self.pv
         track = self.track
+        # progress only orders redeal points and feeds the hint's tracking
+        measure = track or redeal is not None
+        plain = not track and not best
         root_pass = child is None
         points: list = []
         made = 0
         # a frame: [snapshot, actions, next index, path to it, root action it descends from,
         #           progress, step of the descent (-1: off its line)]
-        stack = [[state.snapshot(), actions_of(on), 0, path, child, progress(), on]]
+        stack = [[snapshot(), self._ordered(on), 0, path, child, progress(), on]]
         at = True
-        while stack:
-            frame = stack[-1]
-            actions = frame[1]
-            i = frame[2]
-            if i >= len(actions):
-                stack.pop()
-                at = False
-                if track and root_pass and len(stack) == 1:
-                    done = frame[4]
-                    if not any(p[4] == done for p in points):
-                        self.out.children[done][0] = True  # searched to the end, nothing deferred
-                continue
-            if self.nodes >= cap:
-                self.complete = False
-                break
-            self._tick()
-            frame[2] = i + 1
-            action = actions[i]
-            if action == redeal:
-                if len(points) >= 2 * MAX_REDEAL_POINTS:
-                    points.sort()
-                    del points[MAX_REDEAL_POINTS:]
+        nodes = self.nodes
+        try:
+            while stack:
+                frame = stack[-1]
+                actions = frame[1]
+                i = frame[2]
+                if i >= len(actions):
+                    stack.pop()
+                    at = False
+                    if track and root_pass and len(stack) == 1:
+                        done = frame[4]
+                        if not any(p[4] == done for p in points):
+                            self.out.children[done][0] = True  # searched to the end, nothing deferred
+                    continue
+                if nodes >= cap:
                     self.complete = False
+                    break
+                # _tick
+                if nodes >= limit:
+                    raise _OutOfBudget
+                if stop is not None and nodes >= self.next_stop:
+                    self.nodes = nodes
+                    self._tick()
+                frame[2] = i + 1
+                action = actions[i]
+                if action == redeal:
+                    if len(points) >= 2 * MAX_REDEAL_POINTS:
+                        points.sort()
+                        del points[MAX_REDEAL_POINTS:]
+                        self.complete = False
+                    step = frame[6]
+                    follows = 0 <= step < len(pv) and pv[step] == action
+                    made += 1  # (an order never repeated: len(points) would repeat after a cut, then sort
+                    # compared the snapshots, and some of those are None: a TypeError, seen with --best)
+                    points.append((-frame[5], made, frame[0], frame[3],
+                                   action if frame[4] is None else frame[4], step + 1 if follows else -1))
+                    continue
+                if not at:
+                    restore(frame[0])
+                at = False
+                apply(action)
+                nodes += 1
+                segment = [action]
+                # _settle
+                if safe is not None:
+                    while state.status == PLAYING:
+                        extra = safe()
+                        if extra is None:
+                            break
+                        apply(extra)
+                        nodes += 1
+                        segment.append(extra)
+                status = state.status
+                if status == WON:
+                    parent = frame[3]
+                    self.nodes = nodes
+                    if self._won(_line((parent, segment, parent[2] + len(segment)))):
+                        return None
+                    continue
+                root_child = action if frame[4] is None else frame[4]
+                if plain:  # _admit, outside best mode, and nothing tracked
+                    if status == LOST:
+                        continue
+                    k = key()
+                    if k in seen:
+                        continue
+                    seen.add(k)
+                    if len(seen) > entries:
+                        self.nodes = nodes
+                        self._full()
+                    if dead is not None and dead():
+                        continue
+                    value = progress() if measure else 0
+                    parent = frame[3]
+                    here = (parent, segment, parent[2] + len(segment))
+                else:
+                    parent = frame[3]
+                    here = (parent, segment, parent[2] + len(segment))
+                    value = progress() if measure else 0
+                    if track:
+                        self._note(root_child, value)
+                    self.nodes = nodes
+                    if not self._admit(here[2]):
+                        if track and root_pass and len(stack) == 1 and (state.status == LOST or self.dead()):
+                            self.out.children[root_child][0] = True  # lost at once
+                        continue
                 step = frame[6]
-                follows = 0 <= step < len(pv) and pv[step] == action
-                made += 1  # (an order never repeated: len(points) would repeat after a cut, then sort
-                # compared the snapshots, and some of those are None: a TypeError, seen with --best)
-                points.append((-frame[5], made, frame[0], frame[3],
-                               action if frame[4] is None else frame[4], step + 1 if follows else -1))
-                continue
-            if not at:
-                state.restore(frame[0])
-            at = False
-            state.apply(action)
-            self.nodes += 1
-            segment = [action]
-            self._settle(segment)
-            root_child = action if frame[4] is None else frame[4]
-            parent = frame[3]
-            here = (parent, segment, parent[2] + len(segment))
-            if state.status == WON:
-                if self._won(_line(here)):
-                    return None
-                continue
-            value = progress()
-            if track:
-                self._note(root_child, value)
-            if not self._admit(here[2]):
-                if track and root_pass and len(stack) == 1 and (state.status == LOST or self.dead()):
-                    self.out.children[root_child][0] = True  # lost at once
-                continue
-            step = frame[6]
-            step = step + 1 if 0 <= step < len(pv) and pv[step] == action else -1
-            stack.append([state.snapshot(), actions_of(step), 0, here, root_child, value, step])
-            at = True
+                if 0 <= step < len(pv):
+                    step = step + 1 if pv[step] == action else -1
+                    moves = self._ordered(step)
+                else:
+                    step = -1
+                    moves = actions_of()
+                stack.append([snapshot(), moves, 0, here, root_child, value, step])
+                at = True
+        finally:
+            self.nodes = nodes
         points.sort()
         if len(points) > MAX_REDEAL_POINTS:
             del points[MAX_REDEAL_POINTS:]
@@ -468,118 +544,6 @@ class _Searcher:
                 out.result = UNWINNABLE
         out.exhausted = self.complete
         return out
-
-    # --- the guided descent ----------------------------------------------------------------
-    def _descend(self, root_line: list[int], limit: int) -> None:
-        """Play on from the root, one action at a time, each chosen by a short look-ahead: every
-        action gets an equal share of LOOKAHEAD_NODES for a depth-first search from where it
-        leads; one whose search wins ends the descent with a win, else the one whose search saw
-        the most progress is played.  It stops when stuck, back at a position it has been in,
-        or out of its budget.  Each choice depends on the position alone, so the descent from
-        any position on its way goes the same way: a hint that follows it wins what it wins.
-        """
-        state, key = self.state, self.key
-        line = list(root_line)
-        been = set(self.given)
-        been.add(key())
-        first = True
-        while self.nodes < limit and state.status == PLAYING:
-            here = state.snapshot()
-            actions = self.actions()
-            if not actions:
-                return
-            share = max(1, LOOKAHEAD_NODES // len(actions))
-            best = None
-            for action in actions:
-                self._tick()
-                state.restore(here)
-                state.apply(action)
-                self.nodes += 1
-                segment = [action]
-                self._settle(segment)
-                if state.status == WON:
-                    self._won(line + segment)
-                    return
-                if state.status == LOST or key() in been or self.dead():
-                    value = None
-                else:
-                    value, win = self._look(share)
-                    if win is not None:
-                        self._won(line + segment + win)
-                        return
-                if self.track and first:
-                    self._note(action, -1 if value is None else value)
-                if value is not None and (best is None or value > best[0]):
-                    best = (value, segment)
-            if best is None:
-                return
-            if first:
-                self.out.guide = best[1][0]
-                first = False
-            self.pv.append(best[1][0])
-            state.restore(here)
-            for action in best[1]:
-                state.apply(action)
-                self.nodes += 1
-            line += best[1]
-            been.add(key())
-
-    def _look(self, limit: int) -> tuple[int, list[int] | None]:
-        """(the most progress seen, a winning line or None): a plain depth-first search of
-        ``limit`` nodes from the state, its own transpositions only; the state is left as found."""
-        state, key, progress, actions_of, dead = self.state, self.key, self.progress, self.actions, self.dead
-        start = state.snapshot()
-        top = progress()
-        seen = {key()}
-        used = 0
-        limit = min(limit, self.limit - self.nodes)
-        stack = [[start, actions_of(), 0]]
-        path: list[int] = []
-        marks = [0]
-        at = True
-        try:
-            while stack:
-                frame = stack[-1]
-                if frame[2] >= len(frame[1]):
-                    stack.pop()
-                    del path[marks.pop():]
-                    at = False
-                    continue
-                if used >= limit:
-                    break
-                action = frame[1][frame[2]]
-                frame[2] += 1
-                if not at:
-                    state.restore(frame[0])
-                at = False
-                state.apply(action)
-                used += 1
-                mark = len(path)
-                path.append(action)
-                while state.status == PLAYING:
-                    extra = self.safe()
-                    if extra is None:
-                        break
-                    state.apply(extra)
-                    used += 1
-                    path.append(extra)
-                if state.status == WON:
-                    return progress(), list(path)
-                k = key()
-                if state.status == LOST or k in seen or dead():
-                    del path[mark:]
-                    continue  # a position that cannot be won counts for nothing
-                value = progress()
-                if value > top:
-                    top = value
-                seen.add(k)
-                stack.append([state.snapshot(), actions_of(), 0])
-                marks.append(mark)
-                at = True
-            return top, None
-        finally:
-            self.nodes += used
-            state.restore(start)
 
     def _explore(self, root: tuple) -> None:
         """Passes depth first: each pass searched, then each of its redeal points in turn."""
@@ -694,9 +658,11 @@ def solve(session: Session, *, nodes: int = DEFAULT_NODES, best: bool = False,
         return Solution(out.result, [], out.nodes, session.moves, session.score,
                         (False if best else None), info, (False if best else None),
                         memory_full=out.memory_full)
-    moves, score = _line_end(state, out.line, session.moves)
     if not best:
-        return Solution(WON_RESULT, out.line, out.nodes, moves, score, None, info, memory_full=out.memory_full)
+        # every variant action is one counted move (as _line_end counts them)
+        return Solution(WON_RESULT, out.line, out.nodes, session.moves + len(out.line), out.end_score, None, info,
+                        memory_full=out.memory_full)
+    moves, score = _line_end(state, out.line, session.moves)
     # the score alone is proven highest by a complete search, or when it meets the bound; the
     # fewest moves only by a complete search (nothing bounds a win's moves from below)
     bound = getattr(state, "win_score_bound", None)

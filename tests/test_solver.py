@@ -372,3 +372,27 @@ def test_best_never_ranks_below_the_first_win_and_is_not_proven_on_a_budget(deal
     # unlimited shuffles: no search of 5,000 nodes is complete, so nothing about the moves is proven
     assert best.best is False
     replays_to_a_win(session, best)
+
+
+@pytest.mark.parametrize("game", ["kovrik", "kovrik-hard", "carpet-auto", "carpet-foster", "spaces"])
+def test_a_wins_moves_and_score_are_what_replaying_its_line_gives(game):
+    # the solver reads them off the won position it reached (it no longer plays the line again):
+    # they must be what a session that plays the line counts, win bonus included
+    won = 0
+    for deal in range(1, 7):
+        session = session_of(game, deal)
+        solution = solve(session, nodes=60_000)
+        if solution.result == "won":
+            replays_to_a_win(session, solution)
+            won += 1
+    assert won >= 3
+
+
+@pytest.mark.parametrize("game, deal", [("kovrik-hard", 27), ("carpet-auto", 51), ("montana", 2)])
+def test_a_win_the_descents_look_ahead_finds_has_the_moves_and_score_of_its_line(game, deal):
+    # at this budget the guided descent's look-ahead finds the win (the look-ahead leaves the state
+    # where it began: the solver plays the win's end again to read its score)
+    session = session_of(game, deal)
+    solution = solve(session, nodes=60_000)
+    assert solution.result == "won"
+    replays_to_a_win(session, solution)

@@ -57,6 +57,25 @@ _ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops 
 _SIGNED = array("b")  # copied, then filled: the cells as signed bytes (a gap -1, 255 as a byte)
 
 
+#: (stock, its table) for the stock last asked about: see _stock_places
+_PLACES: tuple = ((), ())
+
+
+def _stock_places(stock: tuple[int, ...]) -> list[int]:
+    """For each card id (and 52, past the last suit): its place in ``stock``, or -1 where it is
+    not in the stock.  Made once per stock tuple (a deal's stock is one tuple for the whole
+    game); the last one is kept."""
+    global _PLACES
+    last = _PLACES
+    if last[0] is stock:
+        return last[1]
+    table = [-1] * 53
+    for place, card in enumerate(stock):
+        table[card] = place
+    _PLACES = (stock, table)
+    return table
+
+
 class CarpetState(State):
     __slots__ = ("cells", "found", "stock", "drawn", "waste", "phase")
 
@@ -113,17 +132,25 @@ class CarpetState(State):
         return a, b + 13, c + 26, d + 39
 
     def playable_cells(self) -> list[int]:
-        """Carpet cells whose card fits its foundation, row-major."""
-        cells = self.cells
-        a, b, c, d = self._needed()
-        playable = []  # (four tests written out: the solver asks this of every position)
-        if a in cells:
+        """Carpet cells whose card fits its foundation, row-major.
+
+        A card still in the stock is not on the carpet: where each card lies in the dealt stock
+        is read from a table (one per stock), so the carpet is searched only for the needed
+        cards drawn already (the solver asks this of every position)."""
+        stock, drawn, cells = self.stock, self.drawn, self.cells
+        at = _PLACES[1] if _PLACES[0] is stock else _stock_places(stock)
+        a, b, c, d = self.found
+        b += 13
+        c += 26
+        d += 39
+        playable = []  # (four tests written out)
+        if at[a] < drawn and a in cells:
             playable.append(cells.index(a))
-        if b in cells:
+        if at[b] < drawn and b in cells:
             playable.append(cells.index(b))
-        if c in cells:
+        if at[c] < drawn and c in cells:
             playable.append(cells.index(c))
-        if d in cells:
+        if at[d] < drawn and d in cells:
             playable.append(cells.index(d))
         if len(playable) > 1:
             playable.sort()
@@ -455,7 +482,7 @@ class CarpetState(State):
             if self.fits(waste[-1]):
                 actions.insert(0, WASTE_TO_FOUNDATION)
             cells = self.cells
-            if EMPTY in cells and self.variant.player_fills:
+            if self.variant.player_fills and EMPTY in cells:
                 actions.append(WASTE_FILL + cells.index(EMPTY))
         if self.drawn < len(self.stock):
             actions.append(TURN)

@@ -26,6 +26,7 @@ is.  Rules as in docs/rules.md, "Grid family" (each game's section).
 
 from __future__ import annotations
 
+from array import array
 from typing import Callable
 
 from carpet.core.cards import ACE, KING, code, parse_face
@@ -37,6 +38,9 @@ EMPTY = -1
 OUT = -1  # where[card] of a card not on the board (the aces of the Montana deal)
 _FACE_PLUS_ONE = tuple(range(1, 53)) * 2 + (0,)  # card id -> face + 1; EMPTY (-1) -> 0
 _PLUS_ONE = tuple(range(1, 105)) + (0,)  # card id -> id + 1 (position_bytes); EMPTY (-1) -> 0
+# _FACE_PLUS_ONE as a table of bytes.translate over the cells as signed bytes (EMPTY is 255 there)
+_FACE_BYTES = bytes(b % 52 + 1 if b < 104 else 0 for b in range(256))
+_SIGNED = array("b")  # copied, then filled: the cells as signed bytes
 ROW_NAMES = "abcdefghijklmnop"
 # the cells the family's notation names (a0..d13, the largest board of its games): one of them
 # that a game's board lacks is an illegal action there, anything else no action at all
@@ -563,7 +567,9 @@ class GridState(State):
         # (a two-deck board's copies are alike); the redeals used and, where redeals shuffle,
         # the generator decide what redeals can still do.  The score is not part of the
         # future (a win's score is counted along the line).
-        key = bytes(map(_FACE_PLUS_ONE.__getitem__, self.cells)) + bytes((self.redeals_used,))
+        cells = _SIGNED[:]
+        cells.fromlist(self.cells)
+        key = cells.tobytes().translate(_FACE_BYTES) + bytes((self.redeals_used,))
         return (key, self.rng_state) if self.variant.shuffled else key
 
     def search_actions(self) -> list[int]:
@@ -580,33 +586,35 @@ class GridState(State):
             return []
         v = self.variant
         cells, where, prefix = self.cells, self.where, self.prefix
-        cols, n, base, locking = v.cols, v.cells, v.base, v.locking
+        cols, n, base, locking, suit_next = v.cols, v.cells, v.base, v.locking, v.suit_next
+        first = FIRST_MOVE
         ranked = []
-        for action in self.card_moves():
-            card, cell = divmod(action - FIRST_MOVE, n)
+        for cell in self.gaps:  # card_moves(), its actions made here, each with its rank
             row, col = divmod(cell, cols)
             left = cells[cell - 1] if col else EMPTY
-            follows = (card % 13 == base) if col == 0 else (left != EMPTY and (card - left) % 52 == 1
-                                                              and left % 13 != KING)
-            rank = 0
-            if col == prefix[row]:
-                rank += -16 if follows else 12  # lengthens the prefix / blocks it
-            elif col and not self.fits_left_neighbour(card, cell):
-                rank += 4  # the left rule alone
-            source = where[card]
-            scol = source % cols
-            if scol:
-                behind = cells[source - 1]
-                if behind == EMPTY or behind % 13 == KING:
-                    rank += 1  # the cell left behind is dead
-                elif not locking and (card - behind) % 52 == 1:
-                    rank += 2  # it leaves its predecessor in suit
-            if not locking:
-                if scol < prefix[source // cols]:
-                    rank += 8  # it takes a card out of a prefix
-                if follows:
-                    rank -= 1
-            ranked.append((rank, action))
+            at_prefix = col == prefix[row]
+            for card in self._candidates(cell):
+                follows = (card % 13 == base) if col == 0 else (left != EMPTY and (card - left) % 52 == 1
+                                                                  and left % 13 != KING)
+                rank = 0
+                if at_prefix:
+                    rank += -16 if follows else 12  # lengthens the prefix / blocks it
+                elif col and not (follows if suit_next else self.fits_left_neighbour(card, cell)):
+                    rank += 4  # the left rule alone (where the build is by suit, fitting is following)
+                source = where[card]
+                scol = source % cols
+                if scol:
+                    behind = cells[source - 1]
+                    if behind == EMPTY or behind % 13 == KING:
+                        rank += 1  # the cell left behind is dead
+                    elif not locking and (card - behind) % 52 == 1:
+                        rank += 2  # it leaves its predecessor in suit
+                if not locking:
+                    if scol < prefix[source // cols]:
+                        rank += 8  # it takes a card out of a prefix
+                    if follows:
+                        rank -= 1
+                ranked.append((rank, first + card * n + cell))  # (variant.move)
         ranked.sort()
         actions = [action for _rank, action in ranked]
         if self.can_redeal():
@@ -617,6 +625,17 @@ class GridState(State):
         from .proofs import dead_end  # (loaded by the search alone, not by every reader of a grid game)
 
         return dead_end(self)
+
+    #: Spaces and Aces' proof costs several times a node: the descent's look-ahead (a heuristic,
+    #: which steers by progress) goes without it, the search proper prunes by it
+    dead_end_guides = False
+
+    @property
+    def dead_end_proves(self) -> bool:
+        """Whether :meth:`dead_end` can ever say True in this game (else the solver skips it)."""
+        from .proofs import applies
+
+        return applies(self.variant)
 
     def progress(self) -> int:
         return sum(self.prefix)
