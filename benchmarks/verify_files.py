@@ -108,8 +108,14 @@ def main() -> None:
                 per_old = (t["old"] - t["old1"]) / max(1, count - 1) * 1e6
                 print(f"{game:<17} {kind:<7} {count:>5} {t['new'] * 1e3:>8.1f} {t['old'] * 1e3:>8.1f} "
                       f"{t['old'] / t['new']:>5.2f}x   {per_new:>9.0f}/{per_old:<9.0f} "
-                      f"{per_old / per_new if per_new > 0 else float('nan'):>5.2f}x   "
+                      f"{_ratio(per_old, per_new)}   "
                       f"{t['v1'] * 1e3:>9.1f} {t['old'] / t['v1']:>5.2f}x", flush=True)
+
+
+def _ratio(old: float, new: float) -> str:
+    """old/new as "1.23x"; " noise" where a per-file figure came out at or below zero (the one-file
+    run took as long as the whole: too few files or rounds for this machine's noise)."""
+    return f"{old / new:>5.2f}x" if old > 0 and new > 0 else " noise"
 
 
 if __name__ == "__main__":
