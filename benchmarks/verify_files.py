@@ -87,6 +87,14 @@ def main() -> None:
     parser.add_argument("--random-events", type=int, default=1000, help="events of each random game")
     parser.add_argument("--rounds", type=int, default=11)
     args = parser.parse_args()
+    unknown = [game for game in args.games.split(",") if game not in GAMES]
+    if unknown:
+        parser.error(f"no such game: {', '.join(unknown)}")
+    for side in (args.old, args.new):
+        if not Path(side).is_file():
+            parser.error(f"no carpet command at {side}")
+    if min(args.files, args.randoms, args.rounds) < 1 or args.random_events < 1:
+        parser.error("--files, --randoms, --random-events and --rounds must be at least 1")
     print(f"carpet verify FILE..., child CPU, median of {args.rounds} interleaved rounds; new: {args.new} "
           f"(version 2; v1: the same games as version 1), old: {args.old} (version 1)")
     print(f"{'game':<17} {'kind':<7} {'files':>5} {'new ms':>8} {'old ms':>8} {'ratio':>6}   "
