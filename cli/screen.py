@@ -217,7 +217,8 @@ class PlayScreen(App):
 
     # --- layout and drawing ----------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Board(id="board")
+        self.board = Board(id="board")  # held, not queried: the clock's last tick may come as the screen closes
+        yield self.board
         with Vertical(id="bottom"):
             yield Static(legend_of(self.game.session) or "", id="legend")
             yield Static(id="message")
@@ -228,12 +229,12 @@ class PlayScreen(App):
         self.title = f"carpet play {self.game.file}"
         self.changed()
         self.say(self.over_line() or "arrows and Enter, or a click, play a card; or type an action")
-        self.query_one(Board).focus()
+        self.board.focus()
         self.set_interval(1.0, self.redraw)
 
     def lines(self) -> list[Text]:
         session = self.game.session
-        board = self.query_one(Board)
+        board = self.board
         width = max(40, (board.content_size.width or self.size.width - 2))
         return board_lines(position(session, clock_ms=self.game.clock_now(), legend=False), width)
 
@@ -246,6 +247,8 @@ class PlayScreen(App):
         self.redraw()
 
     def redraw(self) -> None:
+        if not self.board.is_attached:  # the screen is closing (a tick of the clock after its widgets went)
+            return
         lines = self.lines()
         spot = self.selected
         if spot is not None and spot.line < len(lines):
@@ -253,7 +256,7 @@ class PlayScreen(App):
             start = _index_of_column(line.plain, spot.start)
             end = _index_of_column(line.plain, spot.end)
             line.stylize(SELECTED, start, end)
-        self.query_one(Board).update(Text("\n").join(lines))
+        self.board.update(Text("\n").join(lines))
 
     def say(self, line: str, kind: str = "") -> None:
         message = self.query_one("#message", Static)

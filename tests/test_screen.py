@@ -257,6 +257,22 @@ def test_the_live_clock_runs_and_the_next_action_reads_it(kovrik):
     on_screen(kovrik, script)
 
 
+def test_a_tick_of_the_clock_after_the_screen_closed_is_harmless(kovrik):
+    """The board's clock redraws every second; a tick that comes as the screen closes (its widgets gone)
+    must draw nothing and raise nothing (it was once NoMatches('Board') under a loaded machine)."""
+    async def main():
+        with locked(kovrik, wait=False) as held:
+            app = PlayScreen(LiveGame(kovrik, held))
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                drawn = str(app.board.render())
+                assert "moves 0" in screen_text(app)
+            assert not app.board.is_attached
+            app.redraw()  # the late tick
+            assert str(app.board.render()) == drawn
+    asyncio.run(main())
+
+
 def test_every_family_fits_80_by_24(tmp_path):
     for game in ("kovrik", "montana", "carpet", "carpet-foster", "crazy-quilt", "persian-carpet"):
         path = tmp_path / f"{game}.carpet"
