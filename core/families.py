@@ -19,7 +19,7 @@ class Family:
     """One family's record (a plain class with slots: a dataclass costs every command about 2.5 ms
     of start-up to build, and this module is loaded by every command that reads a game)."""
 
-    __slots__ = ("name", "games", "renderer", "codes", "positions", "hint_nodes", "chunks", "preload")
+    __slots__ = ("name", "games", "renderer", "codes", "positions", "hint_nodes", "chunks", "preload", "_code_table")
 
     def __init__(self, name: str, games: dict[str, Callable[[], ModuleType]], *, renderer: str,
                  codes: Callable[[], ModuleType], positions: Callable[[], ModuleType],
@@ -45,6 +45,15 @@ class Family:
         self.chunks = {} if chunks is None else chunks
         #: the modules a survey's worker processes load before their first deal (names: forkserver's API)
         self.preload = preload
+        self._code_table: ModuleType | None = None
+
+    def code_table(self) -> ModuleType:
+        """Its codes module (``encode``, ``decode``, ``play``), loaded at the first call and kept: the one
+        place every reader and writer of a version-2 log asks (core/session.py, formats/codec.py)."""
+        table = self._code_table
+        if table is None:
+            table = self._code_table = self.codes()
+        return table
 
     def __repr__(self) -> str:
         return f"<Family {self.name}>"

@@ -403,19 +403,12 @@ def lean_class(cls: type) -> type:
     return lean
 
 
-#: family name -> its codes' (play, decode): the rules' own, loaded once (core/families.py)
-_CODES: dict[str, tuple[Callable, Callable]] = {}
-
-
 def _family_codes(variant: Variant) -> tuple[Callable, Callable]:
-    """The family's ``play`` (decode and apply a log code in one) and ``decode``."""
-    known = _CODES.get(variant.family)
-    if known is None:
-        from .families import FAMILIES
+    """The family's ``play`` (decode and apply a log code in one) and ``decode``: the rules' own."""
+    from .families import FAMILIES
 
-        codes = FAMILIES[variant.family].codes()
-        known = _CODES[variant.family] = (codes.play, codes.decode)
-    return known
+    table = FAMILIES[variant.family].code_table()
+    return table.play, table.decode
 
 
 def undone(items) -> bytearray | None:

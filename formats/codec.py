@@ -21,17 +21,10 @@ from carpet.core.game import NO_ACTION
 
 __all__ = ["NO_ACTION", "codec", "decoder"]
 
-#: family -> (action -> code, code -> action), filled as families are asked for
-CODECS: dict[str, tuple[Callable, Callable]] = {}
-
-
 def codec(family: str) -> tuple[Callable, Callable]:
-    """The family's (encode, decode): its codes module is loaded with its rules."""
-    known = CODECS.get(family)
-    if known is None:
-        codes = FAMILIES[family].codes()
-        known = CODECS[family] = (codes.encode, codes.decode)
-    return known
+    """The family's (encode, decode): its codes module, loaded with its rules and kept by its record."""
+    table = FAMILIES[family].code_table()
+    return table.encode, table.decode
 
 
 def decoder(of) -> Callable:

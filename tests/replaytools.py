@@ -60,6 +60,7 @@ def bulk_of(variant):
     return bulk
 
 
-#: what ``Session.play_events`` asks of a family (core/session.py ``_CODES``) without its bulk ``play``:
-#: every event decoded and applied one at a time, the plain way throughout
-PLAIN = {name: (None, family.codes().decode) for name, family in FAMILIES.items()}
+def plain_family_codes(variant):
+    """What ``Session.play_events`` asks of a family (core/session.py ``_family_codes``) without its bulk
+    ``play``: every event decoded and applied one at a time, the plain way throughout."""
+    return None, FAMILIES[variant.family].codes().decode

@@ -29,7 +29,7 @@ from carpet.core import session as session_module
 from carpet.core.session import lean_class
 from carpet.formats.playlog import ReplayError, position_digest_of, run
 
-from replaytools import PLAIN, bulk_of, codes_of, fields, plain_codes
+from replaytools import plain_family_codes, bulk_of, codes_of, fields, plain_codes
 
 FAST = list(GAMES)  # every family plays its logs in bulk
 CREATED = "2026-11-29T12:00:00.000Z"
@@ -110,7 +110,7 @@ def test_run_with_bulk_replay_equals_run_without(game, monkeypatch):
         for upto in (None, 40, 151):
             fast, _ = run(Session(variant, session.deal), codes, clocks, from_codes=True, upto=upto)
             with monkeypatch.context() as m:
-                m.setattr(session_module, "_CODES", PLAIN)
+                m.setattr(session_module, "_family_codes", plain_family_codes)
                 slow, _ = run(Session(variant, session.deal), codes, clocks, from_codes=True, upto=upto)
             assert fields(fast.state) == fields(slow.state)
             assert (fast.moves, fast.bonus, fast.clock_ms, fast.earlier_attempts_ms, list(fast.events)) == \
@@ -131,9 +131,9 @@ def test_a_refused_event_is_named_alike(game, monkeypatch):
             bad[k] = rng.randrange(3, 256)
             clocks = session.events.clocks
             outcomes = []
-            for kernels in (dict(session_module._CODES), PLAIN):
+            for kernels in (session_module._family_codes, plain_family_codes):
                 with monkeypatch.context() as m:
-                    m.setattr(session_module, "_CODES", kernels)
+                    m.setattr(session_module, "_family_codes", kernels)
                     try:
                         s, _ = run(Session(variant, session.deal), array("I", bad), clocks, from_codes=True)
                         outcomes.append(("played", fields(s.state), s.moves, s.bonus))
@@ -151,7 +151,7 @@ def test_player_logs_verify_alike(game, monkeypatch):
         data = encode(record(session, new_header(session, created=CREATED, tool="carpet 0.1.0")))
         log, fast = check(data)
         with monkeypatch.context() as m:
-            m.setattr(session_module, "_CODES", PLAIN)
+            m.setattr(session_module, "_family_codes", plain_family_codes)
             _, slow = check(data)
         assert fields(fast.state) == fields(slow.state)
         assert list(decode(data).events) == list(session.events)
