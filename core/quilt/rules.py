@@ -380,12 +380,7 @@ class QuiltState(QuiltSearch):
             if waste_face >= 0 and adjacent(face, waste_face):
                 actions.append(base + TO_WASTE)
         if waste_face >= 0:
-            base = FIRST_MOVE + WASTE * TARGETS
-            suit = waste_face // 13
-            if need[suit] == waste_face:
-                actions.append(base + UP + suit)
-            if need[suit + DOWN] == waste_face:
-                actions.append(base + DOWN + suit)
+            self._to_foundations(actions, FIRST_MOVE + WASTE * TARGETS, waste_face)
         if self.stock:
             actions.append(TURN)
         elif self.waste and self.redeals_used < self.variant.redeals:
@@ -437,11 +432,7 @@ class QuiltState(QuiltSearch):
                 continue
             face = pile[-1] % 52
             base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
-            suit = face // 13
-            if need[suit] == face:
-                append(base + UP + suit)
-            if need[suit + DOWN] == face:
-                append(base + DOWN + suit)
+            self._to_foundations(actions, base, face)
             fitting = onto.get(face)
             # (a reserve's only card never goes to an empty reserve: _onto_reserve)
             if empty and len(pile) > 1:
@@ -450,6 +441,15 @@ class QuiltState(QuiltSearch):
                 for j in fitting:
                     append(base + TO_RESERVE + j)
         return actions
+
+    def _to_foundations(self, actions: list[int], base: int, face: int) -> None:
+        """Append ``base + pile`` for each foundation pile that takes ``face`` next (only its
+        suit's two piles can: ``need`` holds each pile's own suit), the up pile first."""
+        suit = face // 13
+        if self.need[UP + suit] == face:
+            actions.append(base + UP + suit)
+        if self.need[DOWN + suit] == face:
+            actions.append(base + DOWN + suit)
 
     def _movable(self, faces) -> list[int]:
         """The cells, in order, of the available quilt cards (either deck's copy) of ``faces``

@@ -217,36 +217,29 @@ class QuiltSearch(State):
         and nothing placed on the card (on the waste or a reserve) could ever do better than
         go up itself: a run built on it must go up (or down) in order anyway.
         """
-        need = self.need
+        need, loc, free, waste = self.need, self.loc, self.free, self.waste
+        tops = None  # the reserves' top faces (255: empty), once asked for
         for suit in range(4):
             up, down = need[UP + suit], need[DOWN + suit]
             # (both piles of one suit, so the faces compare as the ranks; -1: a pile complete)
             if 0 <= up <= down:
                 continue  # not crossed
-            if up >= 0:
-                action = self._play_of(up, UP + suit)
-                if action is not None:
-                    return action
-            if down >= 0:
-                action = self._play_of(down, DOWN + suit)
-                if action is not None:
-                    return action
-        return None
-
-    def _play_of(self, face: int, pile: int) -> int | None:
-        """A legal move of a card with ``face`` to ``pile``, from the quilt, the waste or a reserve."""
-        loc, free = self.loc, self.free
-        cell = loc[face]
-        if free[cell]:  # (-1, not in the quilt, reads OFF's 0)
-            return move_action(cell, pile)
-        cell = loc[face + 52]
-        if free[cell]:
-            return move_action(cell, pile)
-        if self.waste and self.waste[-1] % 52 == face:
-            return move_action(WASTE, pile)
-        for k, reserve in enumerate(self.reserves):
-            if reserve and reserve[-1] % 52 == face:
-                return move_action(FIRST_RESERVE + k, pile)
+            for face, pile in ((up, UP + suit), (down, DOWN + suit)):
+                if face < 0:
+                    continue
+                # a card with that face: in the quilt (-1, not there, reads OFF's 0), on the
+                # waste's top, on a reserve's top
+                if free[loc[face]]:
+                    return move_action(loc[face], pile)
+                if free[loc[face + 52]]:
+                    return move_action(loc[face + 52], pile)
+                if waste and waste[-1] % 52 == face:
+                    return move_action(WASTE, pile)
+                if tops is None:
+                    tops = bytes(reserve[-1] % 52 if reserve else 255 for reserve in self.reserves)
+                k = tops.find(face)
+                if k >= 0:
+                    return move_action(FIRST_RESERVE + k, pile)
         return None
 
     def progress(self) -> int:
