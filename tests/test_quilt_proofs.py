@@ -6,7 +6,8 @@ calls dead has no win by a plain breadth-first search (tests/test_solver.py: eve
 no pruning, no order).  The state keeps what the search worked out about its position (the suits
 that passed, ``unstuck``; the key, ``keyed``; the quilt by faces, ``faces``): along any line,
 undone or not, each equals what a fresh look at the same position gives, and so do the search's
-actions, which it keeps by position.
+actions, which it keeps by position, and the flags of the available cells (``free``), kept as
+cards leave the quilt.  The search's order ranks the actions as ``action_rank`` ranks each alone.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from carpet.core import get_game, parse_deal
 from carpet.core.game import PLAYING
 from carpet.core.quilt import QuiltState
 from carpet.core.quilt import search as quilt_search
-from carpet.core.quilt.board import TURN
+from carpet.core.quilt.board import CELLS, TURN, available_in, free_flags
 
 from test_solver import breadth_first, endgames
 
@@ -73,12 +74,18 @@ def test_kept_verdicts_keys_and_faces_match_a_fresh_look(game, deal, seed):
         assert state.dead_end() == look.dead_end()
         assert state.search_key() == look.search_key()
         assert bytes(state.faces) == faces_of(state)
+        assert bytes(state.free) == bytes(free_flags(state.cells))  # kept as cards leave
+        assert state.available() == [c for c in range(CELLS) if available_in(state.cells, c)]
+        alone = sorted(look.legal_actions(alike=True), key=look.action_rank, reverse=True)  # stable
+        assert worked_out(look, 0) == alone
         order = rng.choice((0, 0, 3))
         assert state.search_actions(order) == worked_out(look, order)
         if rng.random() < 0.3:
             snaps.append(state.snapshot())
         state.apply(rng.choice(state.legal_actions()))
         assert bytes(state.faces) == faces_of(state)
+        assert bytes(state.free) == bytes(free_flags(state.cells))  # kept as cards leave
+        assert state.available() == [c for c in range(CELLS) if available_in(state.cells, c)]
 
 
 def test_a_suit_passed_is_asked_again_once_one_of_its_cards_moves():

@@ -13,6 +13,7 @@ core/quilt/board.py; the search's questions: core/quilt/search.py.
 from __future__ import annotations
 
 from array import array
+from itertools import compress
 
 from carpet.core.cards import CODES, SUITS, code
 from carpet.core.errors import IllegalAction
@@ -22,8 +23,8 @@ from carpet.core.numbering import Deal, fast_dealing_order
 from .board import (ACTION_COUNT, BASES, CELL_TO_FOUNDATION, CELL_TO_RESERVE, CELL_TO_WASTE, CELLS, COLS,
                     DECK_CARDS, DOWN, DOWN_BASES, EMPTY, FIRST_MOVE, FIRST_RESERVE, REDEAL_KIND,
                     REDEAL, RESERVE_TO_FOUNDATION, RESERVE_TO_RESERVE, RESERVES, ROWS, TARGETS, TO_RESERVE, TO_WASTE,
-                    TURN, TURN_KIND, UP, UP_BASES, WASTE, WASTE_TO_FOUNDATION, adjacent, available_in, cell_name,
-                    orientation, pile_name, source_name, split, target_name)
+                    TOUCHING, TURN, TURN_KIND, UP, UP_BASES, WASTE, WASTE_TO_FOUNDATION, adjacent, available_in,
+                    cell_name, free_flags, orientation, pile_name, source_name, split, target_name)
 from .search import QuiltSearch
 
 _BASES = bytes(sorted(BASES))  # card ids are bytes: the deal drops the bases by bytes.translate
@@ -31,6 +32,10 @@ _BASES = bytes(sorted(BASES))  # card ids are bytes: the deal drops the bases by
 _FIRST_NEED = tuple(base + 1 for base in UP_BASES) + tuple(base - 1 for base in DOWN_BASES)
 # card id -> the mask ``unstuck`` is and-ed with when the card moves: its suit's bit cleared
 _CLEAR_SUIT = tuple(15 & ~(1 << (card % 52 // 13)) for card in range(DECK_CARDS))
+_CELL_NUMBERS = range(CELLS)
+# face -> the faces that go onto it on the waste or a reserve (and it onto them)
+_NEXT_TO = tuple(tuple(other for other in (face - 1, face + 1) if 0 <= other < 52 and adjacent(face, other))
+                 for face in range(52))
 
 
 def _faces_of(cells) -> bytearray:
@@ -42,7 +47,9 @@ class QuiltState(QuiltSearch):
     """A quilt position.
 
     ``cells`` holds 65 entries, the last (``OFF``) always empty, so that availability is
-    two look-ups.  ``stock`` (top last), ``waste`` (top last), the foundation piles and
+    two look-ups; ``free`` (a bytearray, OFF's 0 included) holds it worked out for every cell,
+    each kept by asking :func:`available_in` again of the cells a card leaving touches, so that
+    ``free[loc[card]]`` says whether a card lies available (``loc`` -1 reads OFF's 0).  ``stock`` (top last), ``waste`` (top last), the foundation piles and
     the reserves (top last) are tuples, replaced when they change, so that a snapshot can
     share them.  ``loc[card]`` is the card's quilt cell or -1; ``need[pile]`` the face the
     pile takes next (-1 once complete).
@@ -55,7 +62,7 @@ class QuiltState(QuiltSearch):
     """
 
     __slots__ = ("cells", "stock", "waste", "found", "reserves", "loc", "need", "in_quilt",
-                 "on_found", "unstuck", "faces", "keyed")
+                 "on_found", "unstuck", "faces", "keyed", "free")
 
     variant: "QuiltVariant"  # noqa: F821 (core/quilt/variants.py)
 
@@ -71,6 +78,7 @@ class QuiltState(QuiltSearch):
         rest = list(bytes(order).translate(None, _BASES))  # the eight bases start the foundations
         self.cells = rest[:CELLS] + [EMPTY]
         self.faces = _faces_of(self.cells)
+        self.free = free_flags(self.cells)
         others = rest[CELLS:]
         if variant.has_reserves:
             self.stock = ()
@@ -120,6 +128,7 @@ class QuiltState(QuiltSearch):
 
     def _reindex(self) -> None:
         self.faces = _faces_of(self.cells)
+        self.free = free_flags(self.cells)
         loc = [-1] * DECK_CARDS
         n = 0
         for cell in range(CELLS):
@@ -143,12 +152,11 @@ class QuiltState(QuiltSearch):
     # --- what the rules ask of a position --------------------------------------------------
     def is_available(self, cell: int) -> bool:
         """Whether a card lies in ``cell`` and one of its short sides touches no card."""
-        return available_in(self.cells, cell)
+        return self.free[cell] == 1
 
     def available(self) -> list[int]:
         """The cells whose cards are available now, row-major."""
-        cells = self.cells
-        return [cell for cell, card in enumerate(cells[:CELLS]) if card >= 0 and available_in(cells, cell)]
+        return list(compress(_CELL_NUMBERS, self.free))
 
     orientation = staticmethod(orientation)
 
@@ -171,7 +179,7 @@ class QuiltState(QuiltSearch):
         cells = self.cells
         if source < CELLS:
             card = cells[source]
-            if card < 0 or self.need[pile] != card % 52 or not available_in(cells, source):
+            if card < 0 or self.need[pile] != card % 52 or not self.free[source]:
                 return False
         else:
             card = self.top(source)
@@ -186,7 +194,7 @@ class QuiltState(QuiltSearch):
         """a1>w (stock games): an available quilt card onto the waste top, same suit, one rank apart
         (an empty waste takes nothing)."""
         waste = self.waste
-        if not waste or not available_in(self.cells, cell) or not adjacent(self.cells[cell] % 52, waste[-1] % 52):
+        if not waste or not self.free[cell] or not adjacent(self.cells[cell] % 52, waste[-1] % 52):
             return False
         self.waste = waste + (self._take(cell),)
         self.update_status()
@@ -199,7 +207,7 @@ class QuiltState(QuiltSearch):
         if not self.variant.has_reserves or source == WASTE or source == FIRST_RESERVE + r:
             return False
         card = self.top(source)
-        if card < 0 or (source < CELLS and not available_in(self.cells, source)):
+        if card < 0 or (source < CELLS and not self.free[source]):
             return False
         onto = self.reserves[r]
         if onto:
@@ -240,9 +248,14 @@ class QuiltState(QuiltSearch):
 
     def _take(self, source: int) -> int:
         if source < CELLS:
-            card = self.cells[source]
-            self.cells[source] = EMPTY
+            cells = self.cells
+            card = cells[source]
+            cells[source] = EMPTY
             self.faces[source] = 0
+            free = self.free
+            free[source] = 0
+            for cell in TOUCHING[source]:  # a card only becomes available when a neighbour leaves
+                free[cell] = available_in(cells, cell)
             self.loc[card] = -1
             self.in_quilt -= 1
         elif source == WASTE:
@@ -313,7 +326,7 @@ class QuiltState(QuiltSearch):
             if source < CELLS:
                 return f"{cell_name(source)} is empty"
             return "the waste is empty" if source == WASTE else f"{source_name(source)} is empty"
-        if source < CELLS and not available_in(self.cells, source):
+        if source < CELLS and not self.free[source]:
             return f"{cell_name(source)} ({code(card)}) is not available: both its short sides touch cards"
         if target < 8:
             if self.need[target] < 0:
@@ -346,92 +359,112 @@ class QuiltState(QuiltSearch):
         reserves as alike) a move to an empty reserve only to the first of them."""
         if self.status == WON:
             return []
+        if self.variant.has_reserves:
+            return self._reserve_game_actions(alike)
         cells, need = self.cells, self.need
-        reserves_game = self.variant.has_reserves
         actions = []
-        if reserves_game:
-            onto, empty = self._reserve_targets()
-            if alike:
-                empty = empty[:1]
         waste_face = self.waste[-1] % 52 if self.waste else -1
-        if reserves_game and empty:
-            movable = self.available()  # any of them may go to an empty reserve
+        # only a card that some pile takes can move: look those cards up
+        if waste_face >= 0:
+            movable = self._movable((*need, *_NEXT_TO[waste_face]))
         else:
-            # only a card that some pile takes can move: look those cards up
-            wanted = [f for f in need if f >= 0]
-            if reserves_game:
-                wanted += onto
-            elif waste_face >= 0:
-                wanted += (f for f in (waste_face - 1, waste_face + 1) if adjacent(f, waste_face))
-            loc = self.loc
-            found = set()
-            for face in set(wanted):
-                cell = loc[face]  # deck 0's copy
-                if cell >= 0 and available_in(cells, cell):
-                    found.add(cell)
-                cell = loc[face + 52]  # deck 1's
-                if cell >= 0 and available_in(cells, cell):
-                    found.add(cell)
-            movable = sorted(found)
+            movable = self._movable(need)
         for cell in movable:
             face = cells[cell] % 52
             base = FIRST_MOVE + cell * TARGETS
-            if face in need:
-                self._to_foundations(actions, base, face)
-            if reserves_game:
-                fitting = onto.get(face)
-                if fitting:
-                    targets = sorted(fitting + empty) if empty else fitting
-                else:
-                    targets = empty
-                for k in targets:
-                    actions.append(base + TO_RESERVE + k)
-            elif waste_face >= 0 and adjacent(face, waste_face):
+            suit = face // 13
+            if need[suit] == face:
+                actions.append(base + UP + suit)
+            if need[suit + DOWN] == face:
+                actions.append(base + DOWN + suit)
+            if waste_face >= 0 and adjacent(face, waste_face):
                 actions.append(base + TO_WASTE)
-        if waste_face >= 0 and waste_face in need:
+        if waste_face >= 0:
             self._to_foundations(actions, FIRST_MOVE + WASTE * TARGETS, waste_face)
-        if reserves_game:
-            for k, reserve in enumerate(self.reserves):
-                if not reserve:
-                    continue
-                face = reserve[-1] % 52
-                base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
-                if face in need:
-                    self._to_foundations(actions, base, face)
-                fitting = onto.get(face, [])
-                targets = fitting if len(reserve) == 1 or not empty else sorted(fitting + empty)
-                for j in targets:
-                    actions.append(base + TO_RESERVE + j)
-        elif self.stock:
+        if self.stock:
             actions.append(TURN)
         elif self.waste and self.redeals_used < self.variant.redeals:
             actions.append(REDEAL)
         return actions
 
+    def _reserve_game_actions(self, alike: bool) -> list[int]:
+        """legal_actions of a reserve game (persian-carpet)."""
+        cells, need, reserves = self.cells, self.need, self.reserves
+        onto: dict[int, list[int]] = {}  # face -> the reserves whose top it fits, in order
+        empty = []
+        for k in range(RESERVES):
+            pile = reserves[k]
+            if not pile:
+                empty.append(k)
+                continue
+            for face in _NEXT_TO[pile[-1] % 52]:
+                fitting = onto.get(face)
+                if fitting is None:
+                    onto[face] = [k]
+                else:
+                    fitting.append(k)
+        if alike:
+            del empty[1:]
+        actions = []
+        append = actions.append
+        for cell in compress(_CELL_NUMBERS, self.free):  # the available cards
+            face = cells[cell] % 52
+            suit = face // 13
+            fitting = onto.get(face)
+            if fitting:
+                if empty:
+                    fitting = sorted(fitting + empty)
+            elif empty:
+                fitting = empty  # any of them may go to an empty reserve
+            elif need[suit] != face and need[suit + DOWN] != face:
+                continue
+            base = FIRST_MOVE + cell * TARGETS
+            if need[suit] == face:
+                append(base + UP + suit)
+            if need[suit + DOWN] == face:
+                append(base + DOWN + suit)
+            if fitting:
+                for k in fitting:
+                    append(base + TO_RESERVE + k)
+        for k in range(RESERVES):
+            pile = reserves[k]
+            if not pile:
+                continue
+            face = pile[-1] % 52
+            base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
+            self._to_foundations(actions, base, face)
+            fitting = onto.get(face)
+            # (a reserve's only card never goes to an empty reserve: _onto_reserve)
+            if empty and len(pile) > 1:
+                fitting = sorted(fitting + empty) if fitting else empty
+            if fitting:
+                for j in fitting:
+                    append(base + TO_RESERVE + j)
+        return actions
+
     def _to_foundations(self, actions: list[int], base: int, face: int) -> None:
         """Append ``base + pile`` for each foundation pile that takes ``face`` next (only its
         suit's two piles can: ``need`` holds each pile's own suit), the up pile first."""
-        pile = UP + face // 13
-        if self.need[pile] == face:
-            actions.append(base + pile)
-        if self.need[pile + DOWN] == face:
-            actions.append(base + pile + DOWN)
+        suit = face // 13
+        if self.need[UP + suit] == face:
+            actions.append(base + UP + suit)
+        if self.need[DOWN + suit] == face:
+            actions.append(base + DOWN + suit)
 
-    def _reserve_targets(self) -> tuple[dict[int, list[int]], list[int]]:
-        """(face -> reserves whose top it fits, in order; the empty reserves)."""
-        onto: dict[int, list[int]] = {}
-        empty = []
-        for k, reserve in enumerate(self.reserves):
-            if not reserve:
-                empty.append(k)
-                continue
-            top = reserve[-1] % 52
-            rank = top % 13
-            if rank:
-                onto.setdefault(top - 1, []).append(k)
-            if rank != 12:
-                onto.setdefault(top + 1, []).append(k)
-        return onto, empty
+    def _movable(self, faces) -> list[int]:
+        """The cells, in order, of the available quilt cards (either deck's copy) of ``faces``
+        (-1, a complete pile's need, stands for no card)."""
+        loc, free = self.loc, self.free
+        found = set()
+        for face in faces:
+            if face >= 0:
+                cell = loc[face]  # deck 0's copy
+                if free[cell]:
+                    found.add(cell)
+                cell = loc[face + 52]  # deck 1's
+                if free[cell]:
+                    found.add(cell)
+        return sorted(found)
 
     def has_action(self) -> bool:
         """Whether any action is legal (cheap: the usual cases are decided at once)."""
@@ -452,12 +485,10 @@ class QuiltState(QuiltSearch):
 
     def _any_available(self, faces) -> bool:
         """Whether a copy (either deck's) of one of ``faces`` lies available on the quilt."""
-        loc, cells = self.loc, self.cells
+        loc, free = self.loc, self.free
         for face in faces:
-            for card in (face, face + 52):
-                cell = loc[card]
-                if cell >= 0 and available_in(cells, cell):
-                    return True
+            if free[loc[face]] or free[loc[face + 52]]:
+                return True
         return False
 
     def _reserve_game_has_action(self) -> bool:
@@ -502,12 +533,13 @@ class QuiltState(QuiltSearch):
         """The position, with what :meth:`_reindex` would work out kept too (a restore needs none)."""
         return (tuple(self.cells), self.stock, self.waste, tuple(self.found), tuple(self.reserves),
                 self.redeals_used, self.status, tuple(self.loc), self.in_quilt, tuple(self.need), self.on_found,
-                self.unstuck, bytes(self.faces))
+                self.unstuck, bytes(self.faces), bytes(self.free))
 
     def restore(self, snap: tuple) -> None:
         cells, self.stock, self.waste, found, reserves, self.redeals_used, self.status, loc, self.in_quilt, \
-            need, on_found, self.unstuck, faces = snap
+            need, on_found, self.unstuck, faces, free = snap
         self.faces = bytearray(faces)
+        self.free = bytearray(free)
         self.keyed = None
         self.cells = list(cells)
         self.found = list(found)

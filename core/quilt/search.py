@@ -11,16 +11,18 @@ from operator import add
 
 from carpet.core.game import State
 
-from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_RESERVE, REDEAL,
-                    TO_RESERVE, TO_WASTE, TURN, UP, WASTE, available_in, move_action, split)
+from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_MOVE, FIRST_RESERVE, TARGETS,
+                    TO_RESERVE, TO_WASTE, TURN, UP, WASTE, move_action)
 
 # card id -> its rank when of the given suit, else 255 (to drop): per suit, for translate
 _CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 255 for b in range(256))
                     for s in range(4))
 _IN_QUILT = (1,) * CELLS + (0,)  # a card's cell (loc) -> 1 when it lies in the quilt; -1 (not there) -> 0
 _FACE_TABLE = bytes(b % 52 if b < DECK_CARDS else b for b in range(256))  # card id -> face, for translate
+_REDEALS_USED = tuple(bytes((n,)) for n in range(256))  # a count as one byte, made once
 
 # cell -> (n, n's other short-side neighbour) for each quilt cell n whose short side touches it
+_SPLIT = (None,) * FIRST_MOVE + tuple(divmod(action, TARGETS) for action in range(TURN - FIRST_MOVE))  # action -> split()
 _SHORT_SIDES_ON = tuple(tuple((n, _N2[n] if _N1[n] == cell else _N1[n]) for n in range(CELLS)
                               if cell in (_N1[n], _N2[n])) for cell in range(CELLS))
 
@@ -30,31 +32,56 @@ class QuiltSearch(State):
 
     def action_rank(self, action: int) -> int:
         """How promising an action looks at a glance (higher first); the simple player's
-        look-ahead (core/autoplay.py) and the solver order actions by it."""
-        if action == TURN:
-            return 20
-        if action == REDEAL:
-            return 1
-        source, target = split(action)
-        if target < 8:
-            rank = 100
+        look-ahead (core/autoplay.py) and the solver order actions by it (:meth:`_ranks`)."""
+        return self._ranks((action,))[0]
+
+    def _ranks(self, actions) -> list[int]:
+        """:meth:`action_rank` of each of ``actions`` (which this states), what a source's rank
+        owes to the source alone (the cards its emptying frees, what a reserve's pile digs to)
+        worked out once for its run of actions (index order puts a source's actions together)."""
+        ranks = []
+        append = ranks.append
+        reserves, cells = self.reserves, self.cells
+        last, own = -1, None
+        for action in actions:
+            if action >= TURN:
+                append(20 if action == TURN else 1)
+                continue
+            source, target = _SPLIT[action]
+            if source != last:
+                last, own = source, None
+                if source < CELLS:
+                    # the cards emptying it frees (0..4): those whose short side touches it
+                    # and whose other short side touches a card
+                    own = 0
+                    for n, other in _SHORT_SIDES_ON[source]:
+                        if cells[n] >= 0 and cells[other] >= 0:
+                            own += 1
             if source < CELLS:
-                rank += self._frees(source)
-            return rank
-        if target == TO_WASTE:
-            return 50 + self._frees(source)
-        # onto a reserve
-        onto = self.reserves[target - TO_RESERVE]
-        if source < CELLS:
-            return (40 if onto else 10) + self._frees(source)
-        pile = self.reserves[source - FIRST_RESERVE]
+                if target < 8:
+                    append(100 + own)
+                elif target == TO_WASTE:
+                    append(50 + own)
+                else:  # onto a reserve
+                    append((40 if reserves[target - TO_RESERVE] else 10) + own)
+            elif target < 8:
+                append(100)
+            else:  # from a reserve onto another
+                if own is None:
+                    own = self._dig(reserves[source - FIRST_RESERVE])
+                append(own if own else 3 if reserves[target - TO_RESERVE] else 2)
+        return ranks
+
+    def _dig(self, pile: tuple) -> int:
+        """The rank of moving a reserve's top card onto another reserve for what it uncovers,
+        or 0 when that depends on the reserve it goes onto (3 onto a card, 2 onto none)."""
         need = self.need
         for depth in range(1, min(len(pile), 40)):
             if pile[-1 - depth] % 52 in need:
                 return 60 - depth  # digs towards a card a foundation takes
         if len(pile) == 1:
             return 30  # empties a reserve (onto a card: a lone card never goes to an empty one)
-        return 3 if onto else 2
+        return 0
 
     #: how many orders of the actions :meth:`search_actions` offers (order 0 the usual one)
     search_orders = 8
@@ -83,14 +110,15 @@ class QuiltSearch(State):
         # reserve, the one to the first empty reserve stands for all of them
         actions = self.legal_actions(alike=True)
         if len(actions) > 1:
-            rank = self.action_rank
+            ranks = self._ranks(actions)
             if order:
                 salt = zlib.crc32(self.search_key(), order)
                 scale = self.ORDER_JITTER / 4294967296
-
-                def rank(action: int, plain=rank) -> float:
-                    return plain(action) + zlib.crc32(action.to_bytes(2, "little"), salt) * scale
-            actions.sort(key=rank, reverse=True)
+                crc32 = zlib.crc32
+                ranks = [rank + crc32(action.to_bytes(2, "little"), salt) * scale
+                         for rank, action in zip(ranks, actions)]
+            # (stable: equal ranks keep the index order, reverse=True included)
+            actions = [actions[i] for i in sorted(range(len(actions)), key=ranks.__getitem__, reverse=True)]
         if len(_ACTIONS) >= _ACTIONS_KEPT:
             _ACTIONS.clear()
         _ACTIONS[memo] = tuple(actions)
@@ -162,16 +190,6 @@ class QuiltSearch(State):
             ends = after
         return False
 
-    def _frees(self, cell: int) -> int:
-        """How many cards become available when ``cell`` empties (0..4): the cards whose short
-        side touches ``cell`` and whose other short side touches a card."""
-        cells = self.cells
-        freed = 0
-        for n, other in _SHORT_SIDES_ON[cell]:
-            if cells[n] >= 0 and cells[other] >= 0:
-                freed += 1
-        return freed
-
     #: every win scores the same, so a safe action never costs a win any score
     safe_keeps_score = True
 
@@ -185,8 +203,9 @@ class QuiltSearch(State):
         parts = [bytes(self.faces), bytes(map(len, self.found)),
                  bytes(self.stock).translate(_FACE_TABLE), bytes(self.waste).translate(_FACE_TABLE)]
         if self.variant.has_reserves:
-            parts += sorted(bytes(pile).translate(_FACE_TABLE) for pile in self.reserves)
-        parts.append(bytes((self.redeals_used,)))
+            # each pile by faces, sorted (card ids are below 0xfe: the piles split again there)
+            parts += sorted(b"\xfe".join(map(bytes, self.reserves)).translate(_FACE_TABLE).split(b"\xfe"))
+        parts.append(_REDEALS_USED[self.redeals_used])
         self.keyed = key = b"\xff".join(parts)
         return key
 
@@ -198,32 +217,29 @@ class QuiltSearch(State):
         and nothing placed on the card (on the waste or a reserve) could ever do better than
         go up itself: a run built on it must go up (or down) in order anyway.
         """
-        need = self.need
+        need, loc, free, waste = self.need, self.loc, self.free, self.waste
+        tops = None  # the reserves' top faces (255: empty), once asked for
         for suit in range(4):
             up, down = need[UP + suit], need[DOWN + suit]
-            if (13 if up < 0 else up % 13) <= (-1 if down < 0 else down % 13):
-                continue
-            for pile in (UP + suit, DOWN + suit):
-                face = need[pile]
+            # (both piles of one suit, so the faces compare as the ranks; -1: a pile complete)
+            if 0 <= up <= down:
+                continue  # not crossed
+            for face, pile in ((up, UP + suit), (down, DOWN + suit)):
                 if face < 0:
                     continue
-                action = self._play_of(face, pile)
-                if action is not None:
-                    return action
-        return None
-
-    def _play_of(self, face: int, pile: int) -> int | None:
-        """A legal move of a card with ``face`` to ``pile``, from the quilt, the waste or a reserve."""
-        cells, loc = self.cells, self.loc
-        for card in (face, face + 52):
-            cell = loc[card]
-            if cell >= 0 and available_in(cells, cell):
-                return move_action(cell, pile)
-        if self.waste and self.waste[-1] % 52 == face:
-            return move_action(WASTE, pile)
-        for k, reserve in enumerate(self.reserves):
-            if reserve and reserve[-1] % 52 == face:
-                return move_action(FIRST_RESERVE + k, pile)
+                # a card with that face: in the quilt (-1, not there, reads OFF's 0), on the
+                # waste's top, on a reserve's top
+                if free[loc[face]]:
+                    return move_action(loc[face], pile)
+                if free[loc[face + 52]]:
+                    return move_action(loc[face + 52], pile)
+                if waste and waste[-1] % 52 == face:
+                    return move_action(WASTE, pile)
+                if tops is None:
+                    tops = bytes(reserve[-1] % 52 if reserve else 255 for reserve in self.reserves)
+                k = tops.find(face)
+                if k >= 0:
+                    return move_action(FIRST_RESERVE + k, pile)
         return None
 
     def progress(self) -> int:
