@@ -96,6 +96,11 @@ class State:
     #     same future (the same actions win from both, up to names of places).  Default:
     #     ``snapshot()``, which is exact.  A good key forgets what no rule looks at (the
     #     place of a carpet cell, which copy of a two-deck card lies where).
+    # search_key_after(key, action) -> hashable | None
+    #     The ``search_key()`` the position would have after ``action`` (a legal one), given
+    #     this position's ``key``, without playing it; None when it cannot tell cheaply.  It
+    #     must say None where a safe action would follow.  The search then skips playing an
+    #     action that leads to a position it has seen (counting its node all the same).
     # safe_action() -> int | None
     #     A legal action that can never turn a winnable position into a lost one (e.g. a
     #     card to its foundation where nothing else could use it); the solver plays it

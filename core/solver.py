@@ -4,7 +4,9 @@ It works on any variant through the :class:`~carpet.core.game.State` API alone
 (``snapshot``/``restore``/``legal_actions``/``apply``, ``status``, ``score``), and on
 what a family knows about its own game, given as optional state methods (see
 ``core/game.py``, "What a solver may use"): a canonical key for transpositions
-(``search_key``), an action that can never spoil a win (``safe_action``), the actions
+(``search_key``), and the key an action leads to without playing it (``search_key_after``:
+an action into a position seen already is then counted but not played), an action that can
+never spoil a win (``safe_action``), the actions
 worth trying in the order worth trying them (``search_actions``), a proof that nothing
 can be won any more (``dead_end``), a measure of progress for the hint (``progress``)
 and a bound on a win's score (``win_score_bound``).
@@ -145,6 +147,13 @@ def _knowledge(state: State, best: bool = False, order: int = 0):
         dead = _NO_DEAD
     progress = getattr(state, "progress", None) or (lambda: state.score)
     return key, safe, actions, dead, progress
+
+
+def _peek(state: State):
+    """The family's ``search_key_after``, or None: where it says a position's key without
+    playing the action, the search skips the apply (and the step back) for an action that
+    leads to a position searched already, counting the node all the same."""
+    return getattr(state, "search_key_after", None)
 
 
 def information(variant) -> str:
@@ -363,12 +372,15 @@ class _Searcher(Descent):
         # progress only orders redeal points and feeds the hint's tracking
         measure = track or redeal is not None
         plain = not track and not best
+        # the key of an action's position without playing it (the family's, where it has one)
+        peek = _peek(state) if plain else None
         root_pass = child is None
         points: list = []
         made = 0
         # a frame: [snapshot, actions, next index, path to it, root action it descends from,
-        #           progress, step of the descent (-1: off its line)]
-        stack = [[snapshot(), self._ordered(on), 0, path, child, progress(), on]]
+        #           progress, step of the descent (-1: off its line), its key (with peek)]
+        stack = [[snapshot(), self._ordered(on), 0, path, child, progress(), on,
+                  key() if peek is not None else None]]
         at = True
         nodes = self.nodes
         try:
@@ -409,6 +421,15 @@ class _Searcher(Descent):
                     continue
                 if not at:
                     restore(frame[0])
+                    at = True
+                peeked = None
+                if peek is not None:
+                    peeked = peek(frame[7], action)
+                    if peeked is not None and peeked in seen:
+                        # the position it leads to was searched already: the node is counted as
+                        # the apply it stands for (the same count, answer and line as playing it)
+                        nodes += 1
+                        continue
                 at = False
                 apply(action)
                 nodes += 1
@@ -433,7 +454,8 @@ class _Searcher(Descent):
                 if plain:  # _admit, outside best mode, and nothing tracked
                     if status == LOST:
                         continue
-                    k = key()
+                    # (a peeked key is the key here: no safe action followed, by its contract)
+                    k = key() if peeked is None else peeked
                     if k in seen:
                         continue
                     seen.add(k)
@@ -463,7 +485,8 @@ class _Searcher(Descent):
                 else:
                     step = -1
                     moves = actions_of()
-                stack.append([snapshot(), moves, 0, here, root_child, value, step])
+                stack.append([snapshot(), moves, 0, here, root_child, value, step,
+                              k if peek is not None else None])
                 at = True
         finally:
             self.nodes = nodes

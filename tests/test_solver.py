@@ -396,3 +396,35 @@ def test_a_win_the_descents_look_ahead_finds_has_the_moves_and_score_of_its_line
     solution = solve(session, nodes=60_000)
     assert solution.result == "won"
     replays_to_a_win(session, solution)
+
+
+@pytest.mark.parametrize("game", [g for g in sorted(GAMES) if hasattr(get_game(g).new_state(parse_deal("1")),
+                                                                      "search_key_after")])
+def test_a_peeked_key_is_the_key_the_action_leads_to_and_no_safe_action_follows(game):
+    # the search skips the apply of an action whose peeked key it has seen (core/solver.py, _pass):
+    # sound only if the peek is exactly the key after the action, and counted right (one node)
+    # only if no safe action would be played after it
+    rng = random.Random(game)
+    peeked = 0
+    for deal in range(1, 6):
+        state = get_game(game).new_state(parse_deal(str(deal)))
+        for _ in range(150):
+            if state.status != PLAYING:
+                break
+            here, key = state.snapshot(), state.search_key()
+            actions = state.search_actions()
+            for action in actions:
+                state.restore(here)
+                after = state.search_key_after(key, action)
+                assert state.snapshot() == here  # (it reads the position only)
+                state.apply(action)
+                if after is not None:
+                    peeked += 1
+                    assert after == state.search_key(), (deal, action)
+                    safe = getattr(state, "safe_action", None)
+                    assert state.status != PLAYING or safe is None or safe() is None, (deal, action)
+            state.restore(here)
+            if not actions:
+                break
+            state.apply(rng.choice(actions))
+    assert peeked > 100
