@@ -434,8 +434,8 @@ class _Searcher(Descent):
                 apply(action)
                 nodes += 1
                 segment = [action]
-                # _settle
-                if safe is not None:
+                # _settle (none after a peeked action: no safe action follows it, by its contract)
+                if safe is not None and peeked is None:
                     while state.status == PLAYING:
                         extra = safe()
                         if extra is None:
