@@ -23,7 +23,8 @@ the position's safe actions, which the line keeps.  It runs in three steps, all 
 one node budget:
 
 1. the pass-by-pass depth-first search below, alone, with an eighth of the budget (most
-   deals of most games are decided here);
+   deals of most games are decided here), without the family's dead-end proof where it says
+   the proof is too dear for anything but the last step (``dead_end_guides``);
 2. a guided descent: from the start, one action at a time, each chosen by a short
    look-ahead (core/descent.py);
 3. the pass-by-pass search again with what is left, trying the descent's choices first,
@@ -241,8 +242,10 @@ class _Searcher(Descent):
         # what the family does not offer, known once (the inner loop skips the call)
         self.safe_none = self.safe is _NO_SAFE
         self.dead_none = self.dead is _NO_DEAD
-        # what the guided descent and its look-ahead ask: the proof, unless the family says it
-        # is too dear for a heuristic (``dead_end_guides``); the search proper always asks it
+        # what the first brief search, the guided descent and its look-ahead ask: the proof,
+        # unless the family says it is too dear for them (``dead_end_guides``); the last search,
+        # the one with the whole budget, always asks it
+        self.proof = self.dead
         self.guide_dead = self.dead if getattr(state, "dead_end_guides", True) else _NO_DEAD
         self.bound = getattr(state, "win_score_bound", None) if best else None
         self.redeal = state.variant.words.get("redeal")
@@ -518,7 +521,10 @@ class _Searcher(Descent):
                 # games); then the guided descent; then the search again, the descent's
                 # choices first
                 self.limit = total // QUICK_SHARE
-                if self._rounds(start, root, root_key):
+                self._prune_by(self.guide_dead)
+                decided = self._rounds(start, root, root_key)
+                self._prune_by(self.proof)
+                if decided:
                     return self._decided()
                 if self.stopped or out.memory_full:
                     raise _OutOfBudget
@@ -537,6 +543,11 @@ class _Searcher(Descent):
             out.nodes = self.nodes
             state.restore(start)
         return out
+
+    def _prune_by(self, dead) -> None:
+        """The dead-end proof the passes ask from now on (``_NO_DEAD``: none)."""
+        self.dead = dead
+        self.dead_none = dead is _NO_DEAD
 
     def _rounds(self, start, root: tuple, root_key) -> bool:
         """The pass-by-pass search in rounds, up to ``self.limit`` nodes; True when it decided

@@ -653,8 +653,9 @@ class GridState(State):
 
         return dead_end(self)
 
-    #: Spaces and Aces' proof costs several times a node: the descent's look-ahead (a heuristic,
-    #: which steers by progress) goes without it, the search proper prunes by it
+    #: Spaces and Aces' proof costs several times a node: the solver's first brief search, its
+    #: descent and the descent's look-ahead (which steers by progress) go without it; the last
+    #: search, which alone can go through every position, prunes by it
     dead_end_guides = False
 
     @property
