@@ -186,6 +186,9 @@ def working_copy(session: Session) -> State:
 GUIDE_SHARE = 4
 #: the pass-by-pass search alone first gets 1/QUICK_SHARE of the budget
 QUICK_SHARE = 8
+#: before it, where the family's proof is too dear for the brief search (``dead_end_guides``),
+#: a search with the proof gets 1/GLANCE_SHARE of the budget
+GLANCE_SHARE = 1024
 #: at most this many redeal points kept per pass (the most advanced ones)
 MAX_REDEAL_POINTS = 4096
 #: a pass gets at most 1/share of the budget left, in rounds with these shares: when a
@@ -520,6 +523,12 @@ class _Searcher(Descent):
                 # first the pass-by-pass search alone, briefly (enough for most deals of most
                 # games); then the guided descent; then the search again, the descent's
                 # choices first
+                if self.guide_dead is not self.proof:
+                    # a proof too dear for the brief search gets a glance of its own first: where it
+                    # prunes at once, a win near the root is found within a few hundred nodes
+                    self.limit = total // GLANCE_SHARE
+                    if self._rounds(start, root, root_key):
+                        return self._decided()
                 self.limit = total // QUICK_SHARE
                 self._prune_by(self.guide_dead)
                 decided = self._rounds(start, root, root_key)
