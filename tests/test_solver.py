@@ -432,3 +432,17 @@ def test_a_peeked_key_is_the_key_the_action_leads_to_and_no_safe_action_follows(
                 break
             state.apply(rng.choice(actions))
     assert peeked > 100 if game in PEEKING else peeked == 0
+
+
+def test_spaces_and_aces_proof_too_dear_for_the_brief_search_gets_a_glance_first(monkeypatch):
+    # the brief first search goes without Spaces and Aces' dead-end proof (dead_end_guides); a
+    # glance with it comes first, and on this deal it prunes its way to a win at once
+    import carpet.core.solver as solver
+
+    session = session_of("spaces-and-aces", 125)
+    won = solve(session)
+    assert won.result == "won" and won.nodes < 1_000
+    replays_to_a_win(session, won)
+    monkeypatch.setattr(solver, "GLANCE_SHARE", 10**9)  # no glance: the budget of it is 0 nodes
+    without = solve(session, nodes=16_000)
+    assert without.result == "unknown"
