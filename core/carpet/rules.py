@@ -137,8 +137,9 @@ class CarpetState(State):
         a, b, c, d = self.found
         return a, b + 13, c + 26, d + 39
 
-    def playable_cells(self) -> list[int]:
-        """Carpet cells whose card fits its foundation, row-major.
+    def playable_cells(self, plus: int = 0) -> list[int]:
+        """Carpet cells whose card fits its foundation, row-major (each plus ``plus``: the
+        actions that play them with CELL_TO_FOUNDATION).
 
         A card still in the stock is not on the carpet: where each card lies in the dealt stock
         is read from a table (one per stock), so the carpet is searched only for the needed
@@ -150,9 +151,9 @@ class CarpetState(State):
             if at[card] < drawn:  # drawn already (or never in the stock)
                 cell = at[53 + card]
                 if cell >= 0 and cells[cell] == card:
-                    playable.append(cell)
+                    playable.append(cell + plus)
                 elif card in cells:
-                    playable.append(cells.index(card))
+                    playable.append(cells.index(card) + plus)
         if len(playable) > 1:
             playable.sort()
         return playable
@@ -366,7 +367,7 @@ class CarpetState(State):
     def legal_actions(self) -> list[int]:
         if self.status == WON:
             return []
-        actions = [CELL_TO_FOUNDATION + cell for cell in self.playable_cells()]
+        actions = self.playable_cells(CELL_TO_FOUNDATION)
         if self.phase == 1:
             return actions
         waste = self.waste
@@ -515,8 +516,7 @@ class CarpetState(State):
         """
         if self.status != PLAYING:
             return []
-        playable = self.playable_cells()
-        actions = [CELL_TO_FOUNDATION + cell for cell in playable] if playable else []
+        actions = self.playable_cells(CELL_TO_FOUNDATION)
         if self.phase == 1:
             return actions
         waste = self.waste
