@@ -159,9 +159,7 @@ class CarpetState(State):
         return playable
 
     def _carpet_can_play(self) -> bool:
-        cells = self.cells
-        a, b, c, d = self._needed()
-        return a in cells or b in cells or c in cells or d in cells
+        return bool(self.playable_cells())
 
     @property
     def stock_left(self) -> int:
