@@ -122,7 +122,8 @@ class State:
     # dead_end_guides: bool (an attribute)
     #     False when dead_end() is too dear to ask at every step of the solver's first brief
     #     search, its guided descent and its look-ahead (which win most deals that are won
-    #     without it): the last search, the one that proves, still prunes by it.  Default: True.
+    #     without it): the last search, the one that proves, still prunes by it, and so does
+    #     a short glance before everything else (core/solver.py).  Default: True.
     # progress() -> int
     #     How far along the game looks (higher is better): what the guided descent's look-ahead
     #     compares, the order redeal points are tried in, and what the hint steers by when no
