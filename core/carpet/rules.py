@@ -62,22 +62,17 @@ _SIGNED = array("b")  # copied, then filled: the cells as signed bytes (a gap -1
 _PLACES: tuple = ((), ())
 
 
-def _stock_places(stock: tuple[int, ...], cells: list[int]) -> list[int]:
+def _stock_places(stock: tuple[int, ...]) -> list[int]:
     """For each card id (and 52, past the last suit): its place in ``stock``, or -1 where it is
-    not in the stock; then, at 53 + card id, the cell the card lay in when the table was made
-    (-1 for none): a card keeps its cell until it goes up (no rule moves a carpet card), so
-    that is where it is most often found, but only a look at the cell says so.  Made once per
-    stock tuple (a deal's stock is one tuple for the whole game); the last one is kept."""
+    not in the stock.  Made once per stock tuple (a deal's stock is one tuple for the whole
+    game); the last one is kept."""
     global _PLACES
     last = _PLACES
     if last[0] is stock:
         return last[1]
-    table = [-1] * (53 + 53)
+    table = [-1] * 53
     for place, card in enumerate(stock):
         table[card] = place
-    for cell, card in enumerate(cells):
-        if card >= 0:
-            table[53 + card] = cell
     _PLACES = (stock, table)
     return table
 
@@ -145,21 +140,28 @@ class CarpetState(State):
         is read from a table (one per stock), so the carpet is searched only for the needed
         cards drawn already (the solver asks this of every position)."""
         stock, drawn, cells = self.stock, self.drawn, self.cells
-        at = _PLACES[1] if _PLACES[0] is stock else _stock_places(stock, cells)
-        playable = []
-        for card in self._needed():
-            if at[card] < drawn:  # drawn already (or never in the stock)
-                cell = at[53 + card]
-                if cell >= 0 and cells[cell] == card:
-                    playable.append(cell + plus)
-                elif card in cells:
-                    playable.append(cells.index(card) + plus)
+        at = _PLACES[1] if _PLACES[0] is stock else _stock_places(stock)
+        a, b, c, d = self.found
+        b += 13
+        c += 26
+        d += 39
+        playable = []  # (four tests written out)
+        if at[a] < drawn and a in cells:
+            playable.append(cells.index(a) + plus)
+        if at[b] < drawn and b in cells:
+            playable.append(cells.index(b) + plus)
+        if at[c] < drawn and c in cells:
+            playable.append(cells.index(c) + plus)
+        if at[d] < drawn and d in cells:
+            playable.append(cells.index(d) + plus)
         if len(playable) > 1:
             playable.sort()
         return playable
 
     def _carpet_can_play(self) -> bool:
-        return bool(self.playable_cells())
+        cells = self.cells
+        a, b, c, d = self._needed()
+        return a in cells or b in cells or c in cells or d in cells
 
     @property
     def stock_left(self) -> int:
