@@ -24,7 +24,8 @@ one node budget:
 
 1. the pass-by-pass depth-first search below, alone, with an eighth of the budget (most
    deals of most games are decided here), without the family's dead-end proof where it says
-   the proof is too dear for anything but the last step (``dead_end_guides``);
+   the proof is too dear for anything but the last step (``dead_end_guides``), and then after
+   a glance with the proof (1/GLANCE_SHARE of the budget) at where it prunes at once;
 2. a guided descent: from the start, one action at a time, each chosen by a short
    look-ahead (core/descent.py);
 3. the pass-by-pass search again with what is left, trying the descent's choices first,
