@@ -96,6 +96,11 @@ class State:
     #     same future (the same actions win from both, up to names of places).  Default:
     #     ``snapshot()``, which is exact.  A good key forgets what no rule looks at (the
     #     place of a carpet cell, which copy of a two-deck card lies where).
+    # search_key_after(key, action) -> hashable | None
+    #     The ``search_key()`` the position would have after ``action`` (a legal one), given
+    #     this position's ``key``, without playing it; None when it cannot tell cheaply.  It
+    #     must say None where a safe action would follow.  The search then skips playing an
+    #     action that leads to a position it has seen (counting its node all the same).
     # safe_action() -> int | None
     #     A legal action that can never turn a winnable position into a lost one (e.g. a
     #     card to its foundation where nothing else could use it); the solver plays it
@@ -115,8 +120,10 @@ class State:
     #     False when dead_end() never says True in this variant: the solver then does not ask.
     #     Default: True.
     # dead_end_guides: bool (an attribute)
-    #     False when dead_end() is too dear to ask at every step of the guided descent's
-    #     look-ahead, a heuristic: the search proper still prunes by it.  Default: True.
+    #     False when dead_end() is too dear to ask at every step of the solver's first brief
+    #     search, its guided descent and its look-ahead (which win most deals that are won
+    #     without it): the last search, the one that proves, still prunes by it, and so does
+    #     a short glance before everything else (core/solver.py).  Default: True.
     # progress() -> int
     #     How far along the game looks (higher is better): what the guided descent's look-ahead
     #     compares, the order redeal points are tried in, and what the hint steers by when no

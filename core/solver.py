@@ -4,7 +4,9 @@ It works on any variant through the :class:`~carpet.core.game.State` API alone
 (``snapshot``/``restore``/``legal_actions``/``apply``, ``status``, ``score``), and on
 what a family knows about its own game, given as optional state methods (see
 ``core/game.py``, "What a solver may use"): a canonical key for transpositions
-(``search_key``), an action that can never spoil a win (``safe_action``), the actions
+(``search_key``), and the key an action leads to without playing it (``search_key_after``:
+an action into a position seen already is then counted but not played), an action that can
+never spoil a win (``safe_action``), the actions
 worth trying in the order worth trying them (``search_actions``), a proof that nothing
 can be won any more (``dead_end``), a measure of progress for the hint (``progress``)
 and a bound on a win's score (``win_score_bound``).
@@ -21,7 +23,9 @@ the position's safe actions, which the line keeps.  It runs in three steps, all 
 one node budget:
 
 1. the pass-by-pass depth-first search below, alone, with an eighth of the budget (most
-   deals of most games are decided here);
+   deals of most games are decided here), without the family's dead-end proof where it says
+   the proof is too dear for anything but the last step (``dead_end_guides``), and then after
+   a glance with the proof (1/GLANCE_SHARE of the budget) at where it prunes at once;
 2. a guided descent: from the start, one action at a time, each chosen by a short
    look-ahead (core/descent.py);
 3. the pass-by-pass search again with what is left, trying the descent's choices first,
@@ -147,6 +151,13 @@ def _knowledge(state: State, best: bool = False, order: int = 0):
     return key, safe, actions, dead, progress
 
 
+def _peek(state: State):
+    """The family's ``search_key_after``, or None: where it says a position's key without
+    playing the action, the search skips the apply (and the step back) for an action that
+    leads to a position searched already, counting the node all the same."""
+    return getattr(state, "search_key_after", None)
+
+
 def information(variant) -> str:
     """``"full"`` when the solver sees what a player cannot (a face-down stock, the
     outcome of a seeded shuffle), else ``"open"``."""
@@ -176,6 +187,9 @@ def working_copy(session: Session) -> State:
 GUIDE_SHARE = 4
 #: the pass-by-pass search alone first gets 1/QUICK_SHARE of the budget
 QUICK_SHARE = 8
+#: before it, where the family's proof is too dear for the brief search (``dead_end_guides``),
+#: a search with the proof gets 1/GLANCE_SHARE of the budget
+GLANCE_SHARE = 1024
 #: at most this many redeal points kept per pass (the most advanced ones)
 MAX_REDEAL_POINTS = 4096
 #: a pass gets at most 1/share of the budget left, in rounds with these shares: when a
@@ -232,8 +246,10 @@ class _Searcher(Descent):
         # what the family does not offer, known once (the inner loop skips the call)
         self.safe_none = self.safe is _NO_SAFE
         self.dead_none = self.dead is _NO_DEAD
-        # what the guided descent and its look-ahead ask: the proof, unless the family says it
-        # is too dear for a heuristic (``dead_end_guides``); the search proper always asks it
+        # what the first brief search, the guided descent and its look-ahead ask: the proof,
+        # unless the family says it is too dear for them (``dead_end_guides``); the last search,
+        # the one with the whole budget, always asks it
+        self.proof = self.dead
         self.guide_dead = self.dead if getattr(state, "dead_end_guides", True) else _NO_DEAD
         self.bound = getattr(state, "win_score_bound", None) if best else None
         self.redeal = state.variant.words.get("redeal")
@@ -363,12 +379,15 @@ class _Searcher(Descent):
         # progress only orders redeal points and feeds the hint's tracking
         measure = track or redeal is not None
         plain = not track and not best
+        # the key of an action's position without playing it (the family's, where it has one)
+        peek = _peek(state) if plain else None
         root_pass = child is None
         points: list = []
         made = 0
         # a frame: [snapshot, actions, next index, path to it, root action it descends from,
-        #           progress, step of the descent (-1: off its line)]
-        stack = [[snapshot(), self._ordered(on), 0, path, child, progress(), on]]
+        #           progress, step of the descent (-1: off its line), its key (with peek)]
+        stack = [[snapshot(), self._ordered(on), 0, path, child, progress(), on,
+                  key() if peek is not None else None]]
         at = True
         nodes = self.nodes
         try:
@@ -409,12 +428,21 @@ class _Searcher(Descent):
                     continue
                 if not at:
                     restore(frame[0])
+                    at = True
+                peeked = None
+                if peek is not None:
+                    peeked = peek(frame[7], action)
+                    if peeked is not None and peeked in seen:
+                        # the position it leads to was searched already: the node is counted as
+                        # the apply it stands for (the same count, answer and line as playing it)
+                        nodes += 1
+                        continue
                 at = False
                 apply(action)
                 nodes += 1
                 segment = [action]
-                # _settle
-                if safe is not None:
+                # _settle (none after a peeked action: no safe action follows it, by its contract)
+                if safe is not None and peeked is None:
                     while state.status == PLAYING:
                         extra = safe()
                         if extra is None:
@@ -433,7 +461,8 @@ class _Searcher(Descent):
                 if plain:  # _admit, outside best mode, and nothing tracked
                     if status == LOST:
                         continue
-                    k = key()
+                    # (a peeked key is the key here: no safe action followed, by its contract)
+                    k = key() if peeked is None else peeked
                     if k in seen:
                         continue
                     seen.add(k)
@@ -463,7 +492,8 @@ class _Searcher(Descent):
                 else:
                     step = -1
                     moves = actions_of()
-                stack.append([snapshot(), moves, 0, here, root_child, value, step])
+                stack.append([snapshot(), moves, 0, here, root_child, value, step,
+                              k if peek is not None else None])
                 at = True
         finally:
             self.nodes = nodes
@@ -494,8 +524,17 @@ class _Searcher(Descent):
                 # first the pass-by-pass search alone, briefly (enough for most deals of most
                 # games); then the guided descent; then the search again, the descent's
                 # choices first
+                if self.guide_dead is not self.proof:
+                    # a proof too dear for the brief search gets a glance of its own first: where it
+                    # prunes at once, a win near the root is found within a few hundred nodes
+                    self.limit = total // GLANCE_SHARE
+                    if self._rounds(start, root, root_key):
+                        return self._decided()
                 self.limit = total // QUICK_SHARE
-                if self._rounds(start, root, root_key):
+                self._prune_by(self.guide_dead)
+                decided = self._rounds(start, root, root_key)
+                self._prune_by(self.proof)
+                if decided:
                     return self._decided()
                 if self.stopped or out.memory_full:
                     raise _OutOfBudget
@@ -514,6 +553,11 @@ class _Searcher(Descent):
             out.nodes = self.nodes
             state.restore(start)
         return out
+
+    def _prune_by(self, dead) -> None:
+        """The dead-end proof the passes ask from now on (``_NO_DEAD``: none)."""
+        self.dead = dead
+        self.dead_none = dead is _NO_DEAD
 
     def _rounds(self, start, root: tuple, root_key) -> bool:
         """The pass-by-pass search in rounds, up to ``self.limit`` nodes; True when it decided

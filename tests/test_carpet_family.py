@@ -745,3 +745,28 @@ def test_session_undo_restart_hint():
     assert session.moves == 2 and session.state.layout()["waste"] == ["3C"]
     session.act(RESTART, 40)
     assert session.state.digest() == start and session.moves == 0 and session.score == 0
+
+
+@pytest.mark.parametrize("game", IDS)
+def test_playable_cells_are_the_cells_whose_card_fits_whatever_position_its_table_was_made_from(game):
+    # playable_cells reads a card's place in the stock and its cell when the table was made
+    # (one table per stock tuple, made from the first position asked): the answer must be the
+    # plain scan's wherever the cards have gone since, in any line of the same game
+    import random
+
+    rng = random.Random(game)
+    for deal in ("3", "17", "40"):
+        state = new(game, deal)
+        lines = [state.snapshot()]
+        for _ in range(3):  # three random lines of the same deal, sharing the stock tuple
+            state.restore(lines[0])
+            for _ in range(200):
+                if state.status != PLAYING:
+                    break
+                state.apply(rng.choice(state.legal_actions()))
+                lines.append(state.snapshot())
+        rng.shuffle(lines)  # the table is made from whichever position comes first
+        for snap in lines:
+            state.restore(snap)
+            plain = [cell for cell, card in enumerate(state.cells) if card != EMPTY and state.fits(card)]
+            assert state.playable_cells() == plain

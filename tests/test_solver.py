@@ -396,3 +396,53 @@ def test_a_win_the_descents_look_ahead_finds_has_the_moves_and_score_of_its_line
     solution = solve(session, nodes=60_000)
     assert solution.result == "won"
     replays_to_a_win(session, solution)
+
+
+#: the games whose family peeks (a single-deck grid game; carpet-auto), and those where it never can
+PEEKING = [g for g in sorted(GAMES) if get_game(g).family == "grid" and get_game(g).card_count == 52] + ["carpet-auto"]
+NOT_PEEKING = ["carpet", "carpet-foster"]
+
+
+@pytest.mark.parametrize("game", PEEKING + NOT_PEEKING)
+def test_a_peeked_key_is_the_key_the_action_leads_to_and_no_safe_action_follows(game):
+    # the search skips the apply of an action whose peeked key it has seen (core/solver.py, _pass):
+    # sound only if the peek is exactly the key after the action, and counted right (one node)
+    # only if no safe action would be played after it
+    rng = random.Random(game)
+    peeked = 0
+    for deal in range(1, 6):
+        state = get_game(game).new_state(parse_deal(str(deal)))
+        for _ in range(150):
+            if state.status != PLAYING:
+                break
+            here, key = state.snapshot(), state.search_key()
+            actions = state.search_actions()
+            for action in actions:
+                state.restore(here)
+                after = state.search_key_after(key, action)
+                assert state.snapshot() == here  # (it reads the position only)
+                state.apply(action)
+                if after is not None:
+                    peeked += 1
+                    assert after == state.search_key(), (deal, action)
+                    safe = getattr(state, "safe_action", None)
+                    assert state.status != PLAYING or safe is None or safe() is None, (deal, action)
+            state.restore(here)
+            if not actions:
+                break
+            state.apply(rng.choice(actions))
+    assert peeked > 100 if game in PEEKING else peeked == 0
+
+
+def test_spaces_and_aces_proof_too_dear_for_the_brief_search_gets_a_glance_first(monkeypatch):
+    # the brief first search goes without Spaces and Aces' dead-end proof (dead_end_guides); a
+    # glance with it comes first, and on this deal it prunes its way to a win at once
+    import carpet.core.solver as solver
+
+    session = session_of("spaces-and-aces", 125)
+    won = solve(session)
+    assert won.result == "won" and won.nodes < 1_000
+    replays_to_a_win(session, won)
+    monkeypatch.setattr(solver, "GLANCE_SHARE", 10**9)  # no glance: the budget of it is 0 nodes
+    without = solve(session, nodes=16_000)
+    assert without.result == "unknown"

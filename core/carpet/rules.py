@@ -46,6 +46,7 @@ TURN = WASTE_TO_FOUNDATION + 1
 WASTE_FILL = TURN + 1  # + cell
 STOCK_FILL = WASTE_FILL + CELLS  # + cell
 ACTION_COUNT = STOCK_FILL + CELLS
+PULL_WASTE, PULL_STOCK = "waste", "stock"  # CarpetState._pulled_from
 
 
 def cell_name(cell: int) -> str:
@@ -131,8 +132,9 @@ class CarpetState(State):
         a, b, c, d = self.found
         return a, b + 13, c + 26, d + 39
 
-    def playable_cells(self) -> list[int]:
-        """Carpet cells whose card fits its foundation, row-major.
+    def playable_cells(self, plus: int = 0) -> list[int]:
+        """Carpet cells whose card fits its foundation, row-major (each plus ``plus``: the
+        actions that play them with CELL_TO_FOUNDATION).
 
         A card still in the stock is not on the carpet: where each card lies in the dealt stock
         is read from a table (one per stock), so the carpet is searched only for the needed
@@ -145,13 +147,13 @@ class CarpetState(State):
         d += 39
         playable = []  # (four tests written out)
         if at[a] < drawn and a in cells:
-            playable.append(cells.index(a))
+            playable.append(cells.index(a) + plus)
         if at[b] < drawn and b in cells:
-            playable.append(cells.index(b))
+            playable.append(cells.index(b) + plus)
         if at[c] < drawn and c in cells:
-            playable.append(cells.index(c))
+            playable.append(cells.index(c) + plus)
         if at[d] < drawn and d in cells:
-            playable.append(cells.index(d))
+            playable.append(cells.index(d) + plus)
         if len(playable) > 1:
             playable.sort()
         return playable
@@ -182,9 +184,10 @@ class CarpetState(State):
         self.found[card // 13] += 1
         self.score += 1
         if self.variant.auto_fill:
-            if self.waste:
+            source = self._pulled_from()
+            if source is PULL_WASTE:
                 cells[cell] = self.waste.pop()
-            elif self.drawn < len(self.stock):
+            elif source is PULL_STOCK:
                 cells[cell] = self.stock[self.drawn]
                 self.drawn += 1
             else:
@@ -197,6 +200,17 @@ class CarpetState(State):
             cells[cell] = EMPTY
         self.update_status()
         return True
+
+    def _pulled_from(self) -> str | None:
+        """carpet-auto: where the card comes from that fills the cell a card leaves for its
+        foundation: the waste top (PULL_WASTE), else the stock top (PULL_STOCK), else nowhere
+        (None: it stays a gap).  Play (_up) and the solver's key of an action's position
+        (search_key_after) both ask it."""
+        if self.waste:
+            return PULL_WASTE
+        if self.drawn < len(self.stock):
+            return PULL_STOCK
+        return None
 
     def _refill(self, cell: int) -> None:
         """carpet-foster, phase 1 (and its deal): the stock top fills the hole; an ace turned up
@@ -353,7 +367,7 @@ class CarpetState(State):
     def legal_actions(self) -> list[int]:
         if self.status == WON:
             return []
-        actions = [CELL_TO_FOUNDATION + cell for cell in self.playable_cells()]
+        actions = self.playable_cells(CELL_TO_FOUNDATION)
         if self.phase == 1:
             return actions
         waste = self.waste
@@ -446,6 +460,35 @@ class CarpetState(State):
         # the cards drawn, the waste and the phase are the whole position.
         return bytes((*self.found, self.drawn, self.phase, *self.waste))
 
+    def search_key_after(self, key: bytes, action: int) -> bytes | None:
+        """The :meth:`search_key` after ``action`` (legal here; ``key`` this position's), without
+        playing it: carpet-auto only, and only where something is left to pull into a cell
+        afterwards (else a safe action may follow); None otherwise.  A card up adds one to its
+        foundation and pulls its cell's new card (_pulled_from); a turn puts the stock top on
+        the waste (carpet-auto's stock holds no ace)."""
+        if not self.variant.auto_fill:
+            return None
+        stock, drawn = self.stock, self.drawn
+        found = bytearray(key)
+        if action == TURN:
+            found[4] += 1
+            found.append(stock[drawn])
+            return bytes(found)
+        if action == WASTE_TO_FOUNDATION:
+            found[self.waste[-1] // 13] += 1
+            del found[-1]
+        else:
+            found[self.cells[action - CELL_TO_FOUNDATION] // 13] += 1
+            source = self._pulled_from()
+            if source is PULL_WASTE:
+                del found[-1]
+            elif source is PULL_STOCK:
+                found[4] += 1
+                drawn += 1
+        if len(found) == 6 and drawn >= len(stock):
+            return None  # nothing left to pull: a safe action may follow
+        return bytes(found)
+
     def safe_action(self) -> int | None:
         """A card to its foundation, where that can never spoil a win.
 
@@ -473,8 +516,7 @@ class CarpetState(State):
         """
         if self.status != PLAYING:
             return []
-        playable = self.playable_cells()
-        actions = [CELL_TO_FOUNDATION + cell for cell in playable] if playable else []
+        actions = self.playable_cells(CELL_TO_FOUNDATION)
         if self.phase == 1:
             return actions
         waste = self.waste

@@ -42,6 +42,7 @@ _PLUS_ONE = tuple(range(1, 105)) + (0,)  # card id -> id + 1 (position_bytes); E
 _FACE_BYTES = bytes(b % 52 + 1 if b < 104 else 0 for b in range(256))
 _SIGNED = array("b")  # copied, then filled: the cells as signed bytes
 ROW_NAMES = "abcdefghijklmnop"
+_RANK_OFFSET = 64  # GridState.search_actions: a move's rank (-17..27) plus this is never negative
 # the cells the family's notation names (a0..d13, the largest board of its games): one of them
 # that a game's board lacks is an illegal action there, anything else no action at all
 NOTATION_ROWS, NOTATION_COLS = 4, 14
@@ -572,6 +573,28 @@ class GridState(State):
         key = cells.tobytes().translate(_FACE_BYTES) + bytes((self.redeals_used,))
         return (key, self.rng_state) if self.variant.shuffled else key
 
+    def search_key_after(self, key, action: int):
+        """The :meth:`search_key` after ``action`` (legal here; ``key`` this position's), without
+        playing it: a card move takes the card's byte from its cell to the empty one, the rest
+        of the key unchanged (no move changes the redeals or the generator).  None for a
+        redeal, and on two-deck boards (where a card's byte, its face, would not say its cell).
+        (No grid game has a safe action.)"""
+        if action == REDEAL:
+            return None
+        v = self.variant
+        if v.card_count != 52:
+            return None
+        card, cell = divmod(action - FIRST_MOVE, v.cells)
+        source = self.where[card]
+        if v.shuffled:
+            cells, rng_state = key
+            after = bytearray(cells)
+            after[cell], after[source] = after[source], 0
+            return (bytes(after), rng_state)
+        after = bytearray(key)
+        after[cell], after[source] = after[source], 0
+        return bytes(after)
+
     def search_actions(self) -> list[int]:
         """Card moves, most promising first, then the redeal.
 
@@ -587,22 +610,25 @@ class GridState(State):
         v = self.variant
         cells, where, prefix = self.cells, self.where, self.prefix
         cols, n, base, locking, suit_next = v.cols, v.cells, v.base, v.locking, v.suit_next
-        first = FIRST_MOVE
+        # each move as one int, (rank + _RANK_OFFSET) << 16 | action: sorted as (rank, action)
+        first = FIRST_MOVE + (_RANK_OFFSET << 16)
         ranked = []
         for cell in self.gaps:  # card_moves(), its actions made here, each with its rank
-            row, col = divmod(cell, cols)
+            row = cell // cols
+            col = cell - row * cols
             left = cells[cell - 1] if col else EMPTY
+            open_left = left != EMPTY and left % 13 != KING
             at_prefix = col == prefix[row]
             for card in self._candidates(cell):
-                follows = (card % 13 == base) if col == 0 else (left != EMPTY and (card - left) % 52 == 1
-                                                                  and left % 13 != KING)
+                follows = (card % 13 == base) if col == 0 else (open_left and (card - left) % 52 == 1)
                 rank = 0
                 if at_prefix:
-                    rank += -16 if follows else 12  # lengthens the prefix / blocks it
+                    rank = -16 if follows else 12  # lengthens the prefix / blocks it
                 elif col and not (follows if suit_next else self.fits_left_neighbour(card, cell)):
-                    rank += 4  # the left rule alone (where the build is by suit, fitting is following)
+                    rank = 4  # the left rule alone (where the build is by suit, fitting is following)
                 source = where[card]
-                scol = source % cols
+                srow = source // cols
+                scol = source - srow * cols
                 if scol:
                     behind = cells[source - 1]
                     if behind == EMPTY or behind % 13 == KING:
@@ -610,14 +636,15 @@ class GridState(State):
                     elif not locking and (card - behind) % 52 == 1:
                         rank += 2  # it leaves its predecessor in suit
                 if not locking:
-                    if scol < prefix[source // cols]:
+                    if scol < prefix[srow]:
                         rank += 8  # it takes a card out of a prefix
                     if follows:
                         rank -= 1
-                ranked.append((rank, first + card * n + cell))  # (variant.move)
+                ranked.append((rank << 16) + first + card * n + cell)  # (variant.move)
         ranked.sort()
-        actions = [action for _rank, action in ranked]
-        if self.can_redeal():
+        actions = [ranked_action & 0xFFFF for ranked_action in ranked]
+        total = v.redeals
+        if total is None or total > self.redeals_used:  # can_redeal(): playing, so not won
             actions.append(REDEAL)
         return actions
 
@@ -626,8 +653,9 @@ class GridState(State):
 
         return dead_end(self)
 
-    #: Spaces and Aces' proof costs several times a node: the descent's look-ahead (a heuristic,
-    #: which steers by progress) goes without it, the search proper prunes by it
+    #: Spaces and Aces' proof costs several times a node: the solver's first brief search, its
+    #: descent and the descent's look-ahead (which steers by progress) go without it; the last
+    #: search, which alone can go through every position, prunes by it
     dead_end_guides = False
 
     @property
