@@ -52,7 +52,8 @@ from .session import Session
 #: the quilt family 2 of 60 (a quilt node costs about six times a carpet node and a hint weighs
 #: 2-4 actions: crazy-quilt 3001-3016 won 2 of 16 at 4:300, 2:150, 3:100 and 2:60 alike, at 8.9,
 #: 2.2, 2.0 and 1.4 s of CPU per game at the median); the grid games 2 of 100 (montana 3001-3012:
-#: 8:500 won 4 of 12 at 14.6 s, 4:250 6 at 4.4 s, 4:100 4 at 2.9 s, 2:150 6 at 3.9 s)
+#: 8:500 won 4 of 12 at 14.6 s, 4:250 6 at 4.4 s, 4:100 4 at 2.9 s, 2:150 6 at 3.9 s; in a second
+#: run 3:100 3 at 2.5 s, 2:100 5 at 1.4 s, 2:60 4 at 1.2 s, 4:60 4 at 2.2 s; the machine loaded)
 SAMPLES = 8
 SAMPLE_NODES = 1_000
 SAMPLES_BY_FAMILY = {"quilt": 2, "grid": 2}
