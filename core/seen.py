@@ -21,8 +21,10 @@ This module answers as such a player would, through public APIs only (the positi
    the position after it at a small budget (``SAMPLE_NODES``; a line that won an earlier sample
    is replayed first), and names the action winnable in most samples.  Ties go to the first in
    the family's order.  When no sample is won after any action, the simple player's action in
-   the first sample (core/autoplay.py), which reads only the table.  Where nothing is hidden it
-   is the full-information hint (core/solver.py), which then sees no more than the player.
+   the first sample (core/autoplay.py), in the quilt family among the actions after which the
+   fewest samples are proved lost (``LOSSES_DECIDE``).  Where only one action is worth trying
+   there is no vote: it is named.  Where nothing is hidden it is the full-information hint
+   (core/solver.py), which then sees no more than the player.
 4. :func:`chances` (``carpet solve --seen``) counts the samples won, unwinnable and unknown.
 
 Like the full hint, it never names an action that brings back a position of this attempt
@@ -45,13 +47,20 @@ from .position import Position, read, seeded_generator, write
 from .session import Session
 
 #: the samples one seen hint solves, and the solver's budget in each (nodes), by family where
-#: a node costs more (a quilt node about six times a carpet node, and a quilt hint has many more
-#: actions to weigh): chosen by measurement (docs/rules.md, "What a hint may look at";
-#: tests/seen_measure.py)
+#: a node costs more.  Chosen by measurement (docs/rules.md, "What a hint may look at";
+#: tests/seen_measure.py): the carpet family 8 orders of 1,000 nodes (a Carpet game 0.2 s of CPU);
+#: the quilt family 2 of 60 (a quilt node costs about six times a carpet node and a hint weighs
+#: 2-4 actions: crazy-quilt 3001-3016 won 2 of 16 at 4:300, 2:150, 3:100 and 2:60 alike, at 8.9,
+#: 2.2, 2.0 and 1.4 s of CPU per game at the median); the grid games 2 of 100 (montana 3001-3012:
+#: 8:500 won 4 of 12 at 14.6 s, 4:250 6 at 4.4 s, 4:100 4 at 2.9 s, 2:150 6 at 3.9 s; in a second
+#: run 3:100 3 at 2.5 s, 2:100 5 at 1.4 s, 2:60 4 at 1.2 s, 4:60 4 at 2.2 s; the machine loaded)
 SAMPLES = 8
 SAMPLE_NODES = 1_000
-SAMPLES_BY_FAMILY = {"quilt": 4}
-SAMPLE_NODES_BY_FAMILY = {"quilt": 300, "grid": 500}
+SAMPLES_BY_FAMILY = {"quilt": 2, "grid": 2}
+SAMPLE_NODES_BY_FAMILY = {"quilt": 60, "grid": 100}
+#: the families whose seen hint, when no sample is won after any action, keeps only the actions
+#: after which the fewest samples are proved lost before it asks the simple player
+LOSSES_DECIDE = {"quilt"}
 #: ``carpet solve --seen``: the orders sampled, and the budget in each
 CHANCE_SAMPLES = 100
 CHANCE_NODES = 20_000
@@ -242,6 +251,8 @@ def _vote(variant, seen: Seen, candidates: list[int], samples: int | None, nodes
     worth = getattr(drawn[0][2], "search_actions", None)
     if worth is not None:
         candidates = [a for a in worth() if a in candidates] or candidates
+    if len(candidates) == 1:  # the vote could name no other (nor could its fall-back): no search
+        return candidates[0]
     return _vote_each(variant, drawn, candidates, nodes)
 
 
@@ -251,18 +262,21 @@ def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
     A position after an action is first tried with the lines that won earlier samples after it
     (a replay costs its length, a search hundreds of nodes).  When no sample is won after any
     action: the simple player's action in the first sample (core/autoplay.py), which reads only
-    the table.  Weighing stops as soon as the answer is settled, which changes nothing: after an
+    the table and that sample's stock; in a family of ``LOSSES_DECIDE``, first only the actions
+    after which the fewest samples were proved lost are kept (one alone is named without asking
+    the simple player; no sample is won, so every action was weighed in every one).  Weighing stops as soon as the answer is settled, which changes nothing: after an
     action won in every sample (a later one could only tie), and, within an action, when winning
     every sample left would only tie the best so far."""
     from .autoplay import simple_action
     from .solver import solve
 
     best, best_wins, count = None, 0, len(drawn)
+    lost: dict[int, int] = {}  # per action, the samples proved lost after it
     for action in candidates:
         if best_wins == count:  # won in every sample: a later action can at most tie, and ties go first
             break
         lines: list[list[int]] = []
-        wins = 0
+        wins = lost[action] = 0
         for done, (position, order, state) in enumerate(drawn):
             if wins + count - done <= best_wins:  # winning every sample left, it could only tie
                 break
@@ -276,10 +290,18 @@ def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
                 if found.result == "won":
                     wins += 1
                     lines.append(found.line)
+                elif found.result == "unwinnable":
+                    lost[action] += 1
             finally:
                 state.restore(start)
         if wins > best_wins:
             best, best_wins = action, wins
+    if best is None and variant.family in LOSSES_DECIDE:
+        # nothing won anywhere (every action weighed in every sample): the fewest samples proved lost
+        fewest = min(lost.values())
+        candidates = [a for a in candidates if lost[a] == fewest]
+        if len(candidates) == 1:
+            best = candidates[0]
     if best is None:
         simple = simple_action(drawn[0][2])
         best = simple if simple in candidates else candidates[0]

@@ -174,3 +174,80 @@ def test_a_hint_costs_the_same_seen_or_peeking(tmp_path):
     assert run("new", "kovrik", "9113", "-o", game).exit_code == 0
     assert doc(run("hint", game, "--json"))["moves"] == 1
     assert doc(run("hint", game, "--json", "--peek"))["moves"] == 2
+
+
+@pytest.mark.parametrize("game,number", [("crazy-quilt", 9114), ("indian-carpet", 9115)])
+def test_the_quilt_seen_hint_is_the_same_whatever_the_stocks_order(game, number):
+    """A quilt deal's whole stock is face down: dealt, reversed or ``??``, the same hint, played
+    on for a few actions (each new position typed again with its stock three ways)."""
+    text = deal_text(game, number)
+    for _ in range(4):
+        hints = {how: position_hint(read(stock_written(text, how))) for how in ("dealt", "reversed", "unseen")}
+        assert len(set(hints.values())) == 1, hints
+        if hints["dealt"] is None:
+            break
+        state = read(text).state()
+        state.apply(hints["dealt"])
+        text = write(state)
+
+
+def _weighed(monkeypatch):
+    """Every vote of the seen hint, weighed again here by the spec: (candidates, the action named,
+    per candidate the samples won and proved lost after it)."""
+    import carpet.core.seen as seen
+
+    votes = []
+    vote_each = seen._vote_each
+
+    def check(variant, drawn, candidates, nodes):
+        named = vote_each(variant, drawn, candidates, nodes)
+        won, lost = {}, {}
+        for action in candidates:
+            won[action] = lost[action] = 0
+            for position, order, state in drawn:
+                start = state.snapshot()
+                state.apply(action)
+                found = solve(Session(variant, seen._Sampled(position, order), state=state), nodes=nodes)
+                state.restore(start)
+                won[action] += found.result == "won"
+                lost[action] += found.result == "unwinnable"
+        votes.append((list(candidates), named, won, lost))
+        return named
+
+    monkeypatch.setattr(seen, "_vote_each", check)
+    return votes
+
+
+def test_a_vote_weighs_more_than_one_action_and_none_won_names_the_fewest_lost(monkeypatch):
+    """A quilt game followed by the seen hint: a vote is held only between two or more actions
+    worth trying (one alone is named without a search); where some sample is won after some
+    action, the action named is won in the most samples; where none is, the action named is
+    among those after which the fewest samples are proved lost (the quilt family's rule)."""
+    from carpet.core.autoplay import play_out
+
+    votes = _weighed(monkeypatch)
+    session = Session(get_game("crazy-quilt"), parse_deal("9116"))
+    play_out(session, 60, choose=seen_hint)
+    assert votes
+    none_won = 0
+    for candidates, named, won, lost in votes:
+        assert len(candidates) >= 2 and named in candidates
+        if max(won.values()) == 0:
+            none_won += 1
+            assert lost[named] == min(lost.values()), (candidates, named, lost)
+        else:
+            # some sample won after some action: the hint saw that win too (its searches are these),
+            # so it named an action won in at least one sample
+            assert won[named] >= 1, (candidates, named, won)
+    assert none_won, "no vote without a win: the rule was not exercised"
+
+
+def test_one_action_worth_trying_is_named_without_a_vote(monkeypatch):
+    """carpet-foster: many positions have one action worth trying (the others reach the same
+    positions); none of them goes to a vote, and the game is played as before."""
+    from carpet.core.autoplay import play_out
+
+    votes = _weighed(monkeypatch)
+    session = Session(get_game("carpet-foster"), parse_deal("9117"))
+    play_out(session, 5000, choose=seen_hint)
+    assert votes and all(len(candidates) >= 2 for candidates, *_ in votes)
