@@ -94,7 +94,7 @@ def hint_of(session, peek: bool = False) -> int | None:
     """The action a hint names now: seeing what the player has seen (core/seen.py), or with ``peek``
     the whole position, as the solver does (None: nothing to name)."""
     if peek:
-        from carpet.core.solver import hint_action  # the search is loaded only when a hint is asked
+        from carpet.core.hint import hint_action  # the search is loaded only when a hint is asked
 
         return hint_action(session)
     from carpet.core.seen import seen_hint

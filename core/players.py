@@ -4,7 +4,7 @@ Each player takes a fresh :class:`Session` and a budget (the solver's nodes per 
 for players that have none), plays or searches, and says how the deal came out:
 
 - ``simple``: the built-in simple player (``State.auto_action``, :func:`.autoplay.play_out`);
-- ``hint``: follows the hint (:func:`carpet.core.solver.hint_action`) until the game ends or the hint names nothing;
+- ``hint``: follows the hint (:func:`carpet.core.hint.hint_action`) until the game ends or the hint names nothing;
 - ``seen``: follows the seen hint (:func:`carpet.core.seen.seen_hint`: only what the player
   has seen) the same way;
 - ``solve``: the solver (:func:`carpet.core.solver.solve`) with a node budget.
@@ -94,7 +94,7 @@ def simple(session: Session, budget: int | None = None) -> Played:
 
 
 def hint(session: Session, budget: int | None = None) -> Played:
-    """Play what the hint (core/solver.py, ``hint_action``) names until the game ends, it names nothing, or
+    """Play what the hint (core/hint.py, ``hint_action``) names until the game ends, it names nothing, or
     :data:`ACTION_CAP` actions.
 
     A hint depends on the position alone, so a position coming back means the hint would

@@ -193,7 +193,7 @@ def seen_hint(session: Session, samples: int | None = None, nodes: int | None = 
         return None
     seen = seen_of(session)
     if not seen.hidden:
-        from .solver import hint_action
+        from .hint import hint_action
 
         return hint_action(session)
     from .solver import working_copy
@@ -208,7 +208,7 @@ def position_hint(position: Position, samples: int | None = None, nodes: int | N
     if state.status != PLAYING:
         return None
     if not seen.hidden:
-        from .solver import hint_action
+        from .hint import hint_action
 
         return hint_action(Session(position.variant, _Sampled(position, ()), state=state))
     return _vote(position.variant, seen, state.legal_actions(), samples, nodes)

@@ -187,7 +187,7 @@ class Session:
         """Whether a hint is a counted move now: where the variant counts hints, while the game is
         still being played (its status decided in full here: play_events leaves it "playing" short
         of a win).  What the hint names is not part of the game, only whether there was anything to
-        name: playing a log never runs a hint's search (core/solver.py, ``hint_action``, answers
+        name: playing a log never runs a hint's search (core/hint.py, ``hint_action``, answers
         when a person asks)."""
         state = self.state
         if not self.variant.hint_counts or state.status == WON:

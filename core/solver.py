@@ -1,4 +1,4 @@
-"""The solver: is this position winnable, and how?  Also what ``carpet hint`` names.
+"""The solver: is this position winnable, and how?  (What ``carpet hint`` names, from its search: core/hint.py.)
 
 It works on any variant through the :class:`~carpet.core.game.State` API alone
 (``snapshot``/``restore``/``legal_actions``/``apply``, ``status``, ``score``), and on
@@ -60,7 +60,6 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .descent import Descent
-from .families import FAMILIES
 from .game import LOST, PLAYING, WON, State
 from .session import Session, deal_state
 
@@ -730,73 +729,5 @@ def _line_end(state: State, line: list[int], moves: int) -> tuple[int, int]:
         state.restore(start)
 
 
-def hint_action(session: Session, nodes: int | None = None) -> int | None:
-    """The action ``carpet hint`` names here, or None when the game is over (docs/rules.md: each game's "Hint").
-
-    The first action of a winning line when the search finds one within ``nodes``
-    (None: the game's own budget, HINT_NODES or its family's figure); otherwise the guided
-    descent's choice, or else the action leading towards the most progress the search
-    saw, among those it has not proved lost, never one that brings back a position
-    already reached in this attempt.
-    """
-    if session.status != PLAYING:
-        return None
-    if nodes is None:
-        family = FAMILIES.get(session.variant.family)
-        nodes = HINT_NODES if family is None or family.hint_nodes is None else family.hint_nodes
-    state = working_copy(session)
-    key = _knowledge(state)[0]
-    reached = _attempt_keys(session, state, key)
-    out = _search(state, nodes, seen=set(reached), track_children=True)
-    legal = state.legal_actions()
-    fresh = [a for a in legal if _leads_to_new(state, a, key, reached)]
-    if out.result == WON_RESULT and out.line and out.line[0] in fresh:
-        return out.line[0]
-    # the root's own safe action (the line starts with it when there is one)
-    safe = _knowledge(state)[1]()
-    if safe is not None and safe in fresh:
-        return safe
-    candidates = fresh or legal
-    if not candidates:
-        return None
-    if out.guide in candidates and not out.children.get(out.guide, [False])[0]:
-        return out.guide  # the guided descent's choice: following it retraces the descent
-    # not proved lost first, then the most progress seen after it, then the search's own order
-    preferred = _knowledge(state)[2]()
-    ranked = []
-    for action in candidates:
-        entry = out.children.get(action)
-        if entry is None:
-            position = preferred.index(action) if action in preferred else len(preferred)
-            ranked.append((False, 1, 0, len(out.children) + position, action))
-        else:
-            exhausted, value, order = entry
-            ranked.append((exhausted, 0, -value, order, action))
-    ranked.sort()
-    return ranked[0][-1]
-
-
-def _attempt_keys(session: Session, scratch: State, key) -> set:
-    """The keys of every position of the current attempt, the present one included."""
-    start = scratch.snapshot()
-    keys = {key()}
-    try:
-        for snap in session.attempt_snapshots():
-            scratch.restore(snap)
-            keys.add(key())
-    finally:
-        scratch.restore(start)
-    return keys
-
-
-def _leads_to_new(state: State, action: int, key, reached: set) -> bool:
-    start = state.snapshot()
-    try:
-        state.apply(action)
-        return key() not in reached
-    finally:
-        state.restore(start)
-
-
-__all__ = ["solve", "Solution", "hint_action", "HINT_NODES", "DEFAULT_NODES",
+__all__ = ["solve", "Solution", "HINT_NODES", "DEFAULT_NODES",
            "information", "working_copy"]

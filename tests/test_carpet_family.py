@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from carpet.core.solver import hint_action
+from carpet.core.hint import hint_action
 from carpet.core import BadAction, IllegalAction, Session, get_game, parse_deal
 from carpet.core.cards import code, parse_face
 from carpet.core.carpet import (

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carpet.core.solver import hint_action
+from carpet.core.hint import hint_action
 from carpet.core import Session, get_game, parse_deal
 from carpet.core.position import read, write
 from carpet.core.seen import chances, position_hint, seen_hint, seen_of, seen_of_position

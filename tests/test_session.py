@@ -2,7 +2,7 @@
 
 import pytest
 
-from carpet.core.solver import hint_action
+from carpet.core.hint import hint_action
 from carpet.core import HINT, RESTART, UNDO, IllegalAction, Session, get_game, parse_deal
 from carpet.core.grid import REDEAL
 

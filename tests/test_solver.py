@@ -10,7 +10,8 @@ import pytest
 
 from carpet.core import GAMES, Session, get_game, parse_deal
 from carpet.core.game import LOST, PLAYING, WON
-from carpet.core.solver import DEFAULT_NODES, HINT_NODES, Solution, hint_action, solve, working_copy
+from carpet.core.hint import hint_action
+from carpet.core.solver import DEFAULT_NODES, HINT_NODES, Solution, solve, working_copy
 from carpet.formats import new_header, record, verify
 
 from conftest import positions_reached
@@ -264,7 +265,7 @@ def test_the_hint_a_person_asks_for_is_the_solvers():
 
 def test_the_session_does_not_load_the_solver():
     """No circle: the solver imports the session, never the other way round (the hint is asked of
-    core/solver.py, ``hint_action``)."""
+    core/hint.py, ``hint_action``)."""
     import subprocess
     import sys
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from carpet.core import Session, get_game, parse_deal
 from carpet.core.game import PLAYING
-from carpet.core.solver import hint_action
+from carpet.core.hint import hint_action
 
 from clitools import doc, run
 from conftest import positions_reached
