@@ -107,7 +107,7 @@ def hint(session: Session, budget: int | None = None) -> Played:
 
 def _hinted(session: Session) -> int | None:
     """The action the hint names, or None when it names none."""
-    from .solver import hint_action
+    from .hint import hint_action
 
     action = hint_action(session)
     return None if action is None or action < FIRST_ACTION else action
