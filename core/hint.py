@@ -30,7 +30,7 @@ def hint_action(session: Session, nodes: int | None = None) -> int | None:
         family = FAMILIES.get(session.variant.family)
         nodes = HINT_NODES if family is None or family.hint_nodes is None else family.hint_nodes
     state = working_copy(session)
-    key = _knowledge(state)[0]
+    key, safe_of, preferred_of, _dead, _progress = _knowledge(state)
     reached = _attempt_keys(session, state, key)
     out = _search(state, nodes, seen=set(reached), track_children=True)
     legal = state.legal_actions()
@@ -38,7 +38,7 @@ def hint_action(session: Session, nodes: int | None = None) -> int | None:
     if out.result == WON_RESULT and out.line and out.line[0] in fresh:
         return out.line[0]
     # the root's own safe action (the line starts with it when there is one)
-    safe = _knowledge(state)[1]()
+    safe = safe_of()
     if safe is not None and safe in fresh:
         return safe
     candidates = fresh or legal
@@ -47,7 +47,7 @@ def hint_action(session: Session, nodes: int | None = None) -> int | None:
     if out.guide in candidates and not out.children.get(out.guide, [False])[0]:
         return out.guide  # the guided descent's choice: following it retraces the descent
     # not proved lost first, then the most progress seen after it, then the search's own order
-    preferred = _knowledge(state)[2]()
+    preferred = preferred_of()
     ranked = []
     for action in candidates:
         entry = out.children.get(action)

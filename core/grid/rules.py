@@ -609,9 +609,9 @@ class GridState(State):
             return []
         v = self.variant
         cells, where, prefix = self.cells, self.where, self.prefix
-        cols, n, base, locking, suit_next = v.cols, v.cells, v.base, v.locking, v.suit_next
+        cols, base, locking, suit_next = v.cols, v.base, v.locking, v.suit_next
         # each move as one int, (rank + _RANK_OFFSET) << 16 | action: sorted as (rank, action)
-        first = FIRST_MOVE + (_RANK_OFFSET << 16)
+        first, move = _RANK_OFFSET << 16, v.move
         ranked = []
         for cell in self.gaps:  # card_moves(), its actions made here, each with its rank
             row = cell // cols
@@ -640,11 +640,10 @@ class GridState(State):
                         rank += 8  # it takes a card out of a prefix
                     if follows:
                         rank -= 1
-                ranked.append((rank << 16) + first + card * n + cell)  # (variant.move)
+                ranked.append((rank << 16) + first + move(card, cell))
         ranked.sort()
         actions = [ranked_action & 0xFFFF for ranked_action in ranked]
-        total = v.redeals
-        if total is None or total > self.redeals_used:  # can_redeal(): playing, so not won
+        if self.can_redeal():
             actions.append(REDEAL)
         return actions
 
