@@ -369,14 +369,11 @@ class QuiltState(QuiltSearch):
             movable = self._movable((*need, *_NEXT_TO[waste_face]))
         else:
             movable = self._movable(need)
+        to_foundations = self._to_foundations
         for cell in movable:
             face = cells[cell] % 52
             base = FIRST_MOVE + cell * TARGETS
-            suit = face // 13
-            if need[suit] == face:
-                actions.append(base + UP + suit)
-            if need[suit + DOWN] == face:
-                actions.append(base + DOWN + suit)
+            to_foundations(actions, base, face)
             if waste_face >= 0 and adjacent(face, waste_face):
                 actions.append(base + TO_WASTE)
         if waste_face >= 0:
@@ -389,7 +386,7 @@ class QuiltState(QuiltSearch):
 
     def _reserve_game_actions(self, alike: bool) -> list[int]:
         """legal_actions of a reserve game (persian-carpet)."""
-        cells, need, reserves = self.cells, self.need, self.reserves
+        cells, reserves = self.cells, self.reserves
         onto: dict[int, list[int]] = {}  # face -> the reserves whose top it fits, in order
         empty = []
         for k in range(RESERVES):
@@ -406,33 +403,25 @@ class QuiltState(QuiltSearch):
         if alike:
             del empty[1:]
         actions = []
-        append = actions.append
+        append, to_foundations = actions.append, self._to_foundations
         for cell in compress(_CELL_NUMBERS, self.free):  # the available cards
             face = cells[cell] % 52
-            suit = face // 13
             fitting = onto.get(face)
-            if fitting:
-                if empty:
-                    fitting = sorted(fitting + empty)
-            elif empty:
+            if fitting is None:
                 fitting = empty  # any of them may go to an empty reserve
-            elif need[suit] != face and need[suit + DOWN] != face:
-                continue
+            elif empty:
+                fitting = sorted(fitting + empty)
             base = FIRST_MOVE + cell * TARGETS
-            if need[suit] == face:
-                append(base + UP + suit)
-            if need[suit + DOWN] == face:
-                append(base + DOWN + suit)
-            if fitting:
-                for k in fitting:
-                    append(base + TO_RESERVE + k)
+            to_foundations(actions, base, face)
+            for k in fitting:
+                append(base + TO_RESERVE + k)
         for k in range(RESERVES):
             pile = reserves[k]
             if not pile:
                 continue
             face = pile[-1] % 52
             base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
-            self._to_foundations(actions, base, face)
+            to_foundations(actions, base, face)
             fitting = onto.get(face)
             # (a reserve's only card never goes to an empty reserve: _onto_reserve)
             if empty and len(pile) > 1:

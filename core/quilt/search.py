@@ -11,8 +11,8 @@ from operator import add
 
 from carpet.core.game import State
 
-from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_MOVE, FIRST_RESERVE, TARGETS,
-                    TO_RESERVE, TO_WASTE, TURN, UP, WASTE, move_action)
+from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_MOVE, FIRST_RESERVE, TO_RESERVE, TO_WASTE,
+                    TOUCHING, TURN, UP, WASTE, move_action, split)
 
 # card id -> its rank when of the given suit, else 255 (to drop): per suit, for translate
 _CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 255 for b in range(256))
@@ -22,9 +22,9 @@ _FACE_TABLE = bytes(b % 52 if b < DECK_CARDS else b for b in range(256))  # card
 _REDEALS_USED = tuple(bytes((n,)) for n in range(256))  # a count as one byte, made once
 
 # cell -> (n, n's other short-side neighbour) for each quilt cell n whose short side touches it
-_SPLIT = (None,) * FIRST_MOVE + tuple(divmod(action, TARGETS) for action in range(TURN - FIRST_MOVE))  # action -> split()
-_SHORT_SIDES_ON = tuple(tuple((n, _N2[n] if _N1[n] == cell else _N1[n]) for n in range(CELLS)
-                              if cell in (_N1[n], _N2[n])) for cell in range(CELLS))
+_SHORT_SIDES_ON = tuple(tuple((n, _N2[n] if _N1[n] == cell else _N1[n]) for n in TOUCHING[cell])
+                        for cell in range(CELLS))
+_SPLIT = (None,) * FIRST_MOVE + tuple(split(action) for action in range(FIRST_MOVE, TURN))  # action -> split(action)
 
 
 class QuiltSearch(State):
