@@ -24,7 +24,7 @@ This module answers as such a player would, through public APIs only (the positi
    the first sample (core/autoplay.py), in the quilt family among the actions after which the
    fewest samples are proved lost (``LOSSES_DECIDE``).  Where only one action is worth trying
    there is no vote: it is named.  Where nothing is hidden it is the full-information hint
-   (core/solver.py), which then sees no more than the player.
+   (core/hint.py), which then sees no more than the player.
 4. :func:`chances` (``carpet solve --seen``) counts the samples won, unwinnable and unknown.
 
 Like the full hint, it never names an action that brings back a position of this attempt
@@ -264,9 +264,10 @@ def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
     action: the simple player's action in the first sample (core/autoplay.py), which reads only
     the table and that sample's stock; in a family of ``LOSSES_DECIDE``, first only the actions
     after which the fewest samples were proved lost are kept (one alone is named without asking
-    the simple player; no sample is won, so every action was weighed in every one).  Weighing stops as soon as the answer is settled, which changes nothing: after an
-    action won in every sample (a later one could only tie), and, within an action, when winning
-    every sample left would only tie the best so far."""
+    the simple player; no sample is won, so every action was weighed in every one).  Weighing
+    stops as soon as the answer is settled, which changes nothing: after an action won in every
+    sample (a later one could only tie), and, within an action, when winning every sample left
+    would only tie the best so far."""
     from .autoplay import simple_action
     from .solver import solve
 

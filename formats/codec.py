@@ -21,6 +21,7 @@ from carpet.core.game import NO_ACTION
 
 __all__ = ["NO_ACTION", "codec", "decoder"]
 
+
 def codec(family: str) -> tuple[Callable, Callable]:
     """The family's (encode, decode): its codes module, loaded with its rules and kept by its record."""
     table = FAMILIES[family].code_table()
