@@ -58,8 +58,9 @@ _ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops 
 _SIGNED = array("b")  # copied, then filled: the cells as signed bytes (a gap -1, 255 as a byte)
 
 
-#: (stock, its table) for the stock last asked about: see _stock_places
-_PLACES: tuple = ((), ())
+#: (stock, its table) for the stock last asked about: see _stock_places (None at first: an empty
+#: stock, read from a position's text, is the one empty tuple and needs its table made too)
+_PLACES: tuple = (None, ())
 
 
 def _stock_places(stock: tuple[int, ...]) -> list[int]:
