@@ -58,6 +58,8 @@ _ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops 
 _SIGNED = array("b")  # copied, then filled: the cells as signed bytes (a gap -1, 255 as a byte)
 
 
+#: no card above any: copied, then each waste card's count of cards above it (dead_end)
+_NOTHING_ABOVE = [0] * 52
 #: (stock, its table) for the stock last asked about: see _stock_places (None at first: an empty
 #: stock, read from a position's text, is the one empty tuple and needs its table made too)
 _PLACES: tuple = (None, ())
@@ -463,8 +465,8 @@ class CarpetState(State):
 
     def search_key_after(self, key: bytes, action: int) -> bytes | None:
         """The :meth:`search_key` after ``action`` (legal here; ``key`` this position's), without
-        playing it: carpet-auto only, and only where something is left to pull into a cell
-        afterwards (else a safe action may follow); None otherwise.  A card up adds one to its
+        playing it: carpet-auto only, and only where the stock still holds a card afterwards
+        (else a safe action may follow); None otherwise.  A card up adds one to its
         foundation and pulls its cell's new card (_pulled_from); a turn puts the stock top on
         the waste (carpet-auto's stock holds no ace)."""
         if not self.variant.auto_fill:
@@ -472,6 +474,8 @@ class CarpetState(State):
         stock, drawn = self.stock, self.drawn
         found = bytearray(key)
         if action == TURN:
+            if drawn + 1 >= len(stock):
+                return None  # the stock empty after it: a safe action may follow
             found[4] += 1
             found.append(stock[drawn])
             return bytes(found)
@@ -486,8 +490,8 @@ class CarpetState(State):
             elif source is PULL_STOCK:
                 found[4] += 1
                 drawn += 1
-        if len(found) == 6 and drawn >= len(stock):
-            return None  # nothing left to pull: a safe action may follow
+        if drawn >= len(stock):
+            return None  # the stock empty: a safe action may follow
         return bytes(found)
 
     def safe_action(self) -> int | None:
@@ -497,9 +501,15 @@ class CarpetState(State):
         need never be filled, so a card that goes up leaves every other action open
         (carpet-foster's phase 1 plays also commute: its end is the same whatever order
         they come in).  In carpet-auto a play pulls the waste top into its cell and which
-        card to pull is a choice, so no play is safe there while anything can be pulled.
+        card to pull is a choice while the stock holds cards (a turn changes the waste top),
+        so no play is safe there then.  Once the stock is empty it is no choice: every card
+        that goes up, from the carpet or the waste, takes the waste's top card off it (into
+        the cell, or up), so after n cards up the waste has lost its top n cards whichever
+        they were, and a card is free to go up once its suit reaches it and it lies in the
+        carpet or among those n + 1: playing one never makes another unplayable, and any
+        card that fits may go up.
         """
-        if self.variant.auto_fill and (self.waste or self.drawn < len(self.stock)):
+        if self.variant.auto_fill and self.drawn < len(self.stock):
             return None
         playable = self.playable_cells()
         if playable:
@@ -507,6 +517,51 @@ class CarpetState(State):
         if self.phase == 2 and self.waste and self.fits(self.waste[-1]):
             return WASTE_TO_FOUNDATION
         return None
+
+    #: (the family's dead_end below can say True in every variant)
+    dead_end_proves = True
+
+    def dead_end(self) -> bool:
+        """True when some card can never come off the waste, even with every card left in the
+        stock counted free to go up whenever its suit reaches it.
+
+        A waste card comes off only from the top: up, or into a gap (by hand, or in
+        carpet-auto pulled there when a carpet card goes up), and a turn only lays one more
+        on top.  A gap is one open now or one a carpet card leaves going up, so while a card
+        lies in the waste, at most (gaps open now + cards gone up since) cards come off it:
+        a card with j cards above it now is reached only once that reaches j.  So any line
+        puts a card up only once its suit reaches it and, for a waste card, that count has
+        reached the cards above it now.  Each of these conditions only gets easier as cards
+        go up, so putting up what they allow, in any order, puts up every card some line
+        could; where that is not every card, no line wins."""
+        waste = self.waste
+        depth = len(waste) - 1
+        if depth < 1:
+            return False  # (no card lies under another)
+        above = _NOTHING_ABOVE[:]
+        for card in waste:
+            above[card] = depth
+            depth -= 1
+        last = len(waste) - 1
+        off = self.cells.count(EMPTY)  # cards that can come off the waste so far
+        if off >= last:
+            return False
+        tops = [s * 13 + count for s, count in enumerate(self.found)]
+        moved = True
+        while moved:
+            moved = False
+            for suit in range(4):
+                card = start = tops[suit]
+                end = suit * 13 + 13
+                while card < end and above[card] <= off:
+                    card += 1
+                    off += 1
+                if card != start:
+                    if off >= last:
+                        return False  # every waste card reached: the rest is free
+                    tops[suit] = card
+                    moved = True
+        return True
 
     def search_actions(self) -> list[int]:
         """The actions worth trying, most promising first.
