@@ -1,12 +1,12 @@
 """The carpet family's dead-end proof and carpet-auto's forced end game (core/carpet/rules.py,
 ``dead_end`` and ``safe_action``), cross-checked against searches without them.
 
-The proof rests on one count: while a card lies in the waste, at most (gaps open now + cards
-gone up since) cards come off the waste, so a card with j cards above it is reached only once
-that count reaches j.  The tests check that count along random lines, then that a position the
-proof calls dead has no win by a plain breadth-first search (tests/test_solver.py: every legal
-action, no pruning, no forced moves, no order), and that the solver, which prunes by it, answers
-as that search does near the end of real games.  Carpet-auto's end game with the stock empty
+The proof rests on one count: a card with j cards above it in the waste is reached only once
+(gaps open now + cards gone up since - cards drawn since) has reached j.  The tests check that
+count along random lines, then that a position the proof calls dead has no win by a plain
+breadth-first search (tests/test_solver.py: every legal action, no pruning, no forced moves, no
+order), and that the solver, which prunes by it, answers as that search does near the end of
+real games.  Carpet-auto's end game with the stock empty
 (every card that fits may go up at once) is checked the same way.
 """
 
@@ -48,22 +48,23 @@ def family_key(state) -> bytes:
 @given(game=st.sampled_from(GAMES), deal=st.integers(1, 5000), seed=st.integers(0, 2**32),
        steps=st.integers(0, 60))
 def test_a_waste_card_is_reached_only_after_as_many_cards_off_as_lay_above_it(game, deal, seed, steps):
-    # the count the proof rests on, along a random line from a random position
+    # the count the proof rests on, along a random line from a random position: (gaps open then +
+    # cards up since - cards drawn since) has reached a waste card's cards above by the time it is
+    # on top or off the waste
     rng = random.Random(seed)
     state = walk(game, deal, rng, steps)
     waste = list(state.waste)
     above = {card: len(waste) - 1 - place for place, card in enumerate(waste)}
-    gaps = state.cells.count(EMPTY)
-    up_before = sum(state.found)
+    gaps, up_before, drawn_before = state.cells.count(EMPTY), sum(state.found), state.drawn
+    most = gaps
     for _ in range(80):
         if state.status != PLAYING:
             break
         state.apply(rng.choice(state.legal_actions()))
-        could_come_off = gaps + sum(state.found) - up_before
+        most = max(most, gaps + sum(state.found) - up_before - (state.drawn - drawn_before))
         for card, lying_above in above.items():
-            reached = card not in state.waste or state.waste[-1] == card
-            if reached:
-                assert could_come_off >= lying_above, (card, lying_above, could_come_off)
+            if card not in state.waste or state.waste[-1] == card:
+                assert most >= lying_above, (card, lying_above, most)
 
 
 @quick
@@ -95,7 +96,7 @@ def test_dead_positions_reached_in_play_confirmed_breadth_first(game):
                 assert found is not True, deal
                 confirmed += found is False
                 break
-    assert confirmed >= 30
+    assert confirmed >= 25
 
 
 #: carpet-auto, the stock empty: spades and hearts end with QS, KS and KH on the carpet, and

@@ -520,48 +520,66 @@ class CarpetState(State):
 
     #: (the family's dead_end below can say True in every variant)
     dead_end_proves = True
+    #: the proof costs about as much as the rest of a node: most deals are won in a few hundred
+    #: nodes without it, so only the last search, the one that proves, asks it
+    dead_end_guides = False
+    dead_end_glance = False
 
     def dead_end(self) -> bool:
-        """True when some card can never come off the waste, even with every card left in the
-        stock counted free to go up whenever its suit reaches it.
+        """True when some card can never come off the waste.
 
         A waste card comes off only from the top: up, or into a gap (by hand, or in
-        carpet-auto pulled there when a carpet card goes up), and a turn only lays one more
-        on top.  A gap is one open now or one a carpet card leaves going up, so while a card
-        lies in the waste, at most (gaps open now + cards gone up since) cards come off it:
-        a card with j cards above it now is reached only once that reaches j.  So any line
-        puts a card up only once its suit reaches it and, for a waste card, that count has
-        reached the cards above it now.  Each of these conditions only gets easier as cards
-        go up, so putting up what they allow, in any order, puts up every card some line
+        carpet-auto pulled there when a carpet card goes up), and every card drawn from the
+        stock while it lies there is laid on top of it (a turn; an ace of carpet-foster's goes
+        up instead, and counts on both sides below).  A gap is one open now or one a carpet
+        card leaves going up.  So a card with j cards above it now is reached only once
+        (gaps open now + cards gone up since - cards drawn since) has reached j.  Any line
+        therefore puts a card up only once its suit reaches it and, for a stock card, once
+        it is drawn, and for a waste card, once that count has reached the cards above it at
+        some moment.  Putting up what these allow, and drawing only when nothing can go up
+        (a card up never hurts, a draw only lowers the count), puts up every card some line
         could; where that is not every card, no line wins."""
         waste = self.waste
-        depth = len(waste) - 1
-        if depth < 1:
+        last = len(waste) - 1
+        if last < 1:
             return False  # (no card lies under another)
         above = _NOTHING_ABOVE[:]
+        depth = last
         for card in waste:
             above[card] = depth
             depth -= 1
-        last = len(waste) - 1
-        off = self.cells.count(EMPTY)  # cards that can come off the waste so far
+        off = self.cells.count(EMPTY)  # gaps open + cards up since - cards drawn since
         if off >= last:
             return False
+        reach = off  # the most ``off`` has been
+        stock, drawn = self.stock, self.drawn
+        at = _PLACES[1] if _PLACES[0] is stock else _stock_places(stock)
+        upto = drawn  # the stock drawn up to here
         tops = [s * 13 + count for s, count in enumerate(self.found)]
-        moved = True
-        while moved:
-            moved = False
-            for suit in range(4):
-                card = start = tops[suit]
-                end = suit * 13 + 13
-                while card < end and above[card] <= off:
-                    card += 1
-                    off += 1
-                if card != start:
-                    if off >= last:
-                        return False  # every waste card reached: the rest is free
-                    tops[suit] = card
-                    moved = True
-        return True
+        while True:
+            moved = True
+            while moved:
+                moved = False
+                for suit in range(4):
+                    card = start = tops[suit]
+                    end = suit * 13 + 13
+                    while card < end and at[card] < upto and above[card] <= reach:
+                        card += 1
+                        off += 1
+                        if off > reach:
+                            reach = off
+                    if card != start:
+                        if reach >= last:
+                            return False  # every waste card reached: the rest is free
+                        tops[suit] = card
+                        moved = True
+            # nothing goes up: draw on to the first card a suit needs from the stock
+            draw = min([at[card] for suit, card in enumerate(tops) if card < suit * 13 + 13 and at[card] >= upto],
+                       default=-1)
+            if draw < 0:
+                return True
+            off -= draw + 1 - upto
+            upto = draw + 1
 
     def search_actions(self) -> list[int]:
         """The actions worth trying, most promising first.
