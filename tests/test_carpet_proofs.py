@@ -194,3 +194,24 @@ def test_solver_answers_off_won_lines_agree_with_breadth_first(game):
         assert solve(session, nodes=400_000).result == ("won" if truth else "unwinnable"), deal
         answers.append(truth)
     assert answers.count(True) >= 10 and answers.count(False) >= 2
+
+
+def test_the_proof_is_asked_only_by_the_last_search(monkeypatch):
+    # the carpet family's proof costs about a node: a deal won by the brief first search never asks
+    # it beyond the root (dead_end_guides and dead_end_glance False); the last search, which proves,
+    # prunes by it
+    asked = []
+    proof = CarpetState.dead_end
+
+    def counted(state):
+        asked.append(1)
+        return proof(state)
+
+    monkeypatch.setattr(CarpetState, "dead_end", counted)
+    quick = solve(Session(get_game("carpet-auto"), parse_deal("2")))
+    assert quick.result == "won" and len(asked) <= 1
+    lost = solve(Session(get_game("carpet-auto"), parse_deal("45")))
+    assert lost.result == "unwinnable" and len(asked) > 2
+    # the same answer from a search that never asks it
+    monkeypatch.setattr(CarpetState, "dead_end_proves", False)
+    assert solve(Session(get_game("carpet-auto"), parse_deal("45")), nodes=1_000_000).result == "unwinnable"
