@@ -24,7 +24,7 @@ from carpet.core.game import PLAYING, WON
 from carpet.core.position import read as read_position
 from carpet.core.solver import solve
 
-from test_solver import breadth_first, exact_key
+from test_solver import breadth_first, exact_key, first_dead_end, play_at_random
 
 GAMES = ("carpet", "carpet-auto", "carpet-foster")
 quick = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -32,12 +32,7 @@ quick = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCh
 
 def walk(game: str, deal: int, rng: random.Random, steps: int) -> CarpetState:
     """The deal's position after up to ``steps`` random legal actions."""
-    state = get_game(game).new_state(parse_deal(str(deal)))
-    for _ in range(steps):
-        if state.status != PLAYING:
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
+    return play_at_random(get_game(game).new_state(parse_deal(str(deal))), rng, steps)
 
 
 def family_key(state) -> bytes:
@@ -70,15 +65,10 @@ def test_a_waste_card_is_reached_only_after_as_many_cards_off_as_lay_above_it(ga
 @quick
 @given(game=st.sampled_from(GAMES), deal=st.integers(1, 5000), seed=st.integers(0, 2**32))
 def test_a_position_called_dead_has_no_win(game, deal, seed):
-    rng = random.Random(seed)
-    state = walk(game, deal, rng, 0)
-    for _ in range(200):  # play at random until the proof speaks, then search without it
-        if state.status != PLAYING:
-            return
-        state.apply(rng.choice(state.legal_actions()))
-        if state.status == PLAYING and state.dead_end():
-            assert breadth_first(state, exact_key, limit=5_000) is not True
-            return
+    rng = random.Random(seed)  # play at random until the proof speaks, then search without it
+    state = first_dead_end(walk(game, deal, rng, 0), rng, 200)
+    if state is not None:
+        assert breadth_first(state, exact_key, limit=5_000) is not True
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -86,16 +76,11 @@ def test_dead_positions_reached_in_play_confirmed_breadth_first(game):
     rng = random.Random(5)
     confirmed = 0
     for deal in range(1, 60):
-        state = walk(game, deal, rng, 0)
-        for _ in range(200):
-            if state.status != PLAYING:
-                break
-            state.apply(rng.choice(state.legal_actions()))
-            if state.status == PLAYING and state.dead_end():
-                found = breadth_first(state, exact_key, limit=5_000)
-                assert found is not True, deal
-                confirmed += found is False
-                break
+        state = first_dead_end(walk(game, deal, rng, 0), rng, 200)
+        if state is not None:
+            found = breadth_first(state, exact_key, limit=5_000)
+            assert found is not True, deal
+            confirmed += found is False
     assert confirmed >= 25
 
 
@@ -172,11 +157,7 @@ def endgames(game: str, deals: range, seed: int = 0):
             state = get_game(game).new_state(parse_deal(str(deal)))
             for action in line[:cut]:
                 state.apply(action)
-            for _ in range(rng.randrange(1, 8)):
-                if state.status != PLAYING:
-                    break
-                state.apply(rng.choice(state.legal_actions()))
-            if state.status == PLAYING:
+            if play_at_random(state, rng, rng.randrange(1, 8)).status == PLAYING:
                 yield deal, state
 
 
