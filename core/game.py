@@ -124,6 +124,9 @@ class State:
     #     search, its guided descent and its look-ahead (which win most deals that are won
     #     without it): the last search, the one that proves, still prunes by it, and so does
     #     a short glance before everything else (core/solver.py).  Default: True.
+    # dead_end_glance: bool (an attribute)
+    #     False to skip that glance too, where most deals are won within fewer nodes than it
+    #     takes: then only the last search prunes by the proof.  Default: True.
     # progress() -> int
     #     How far along the game looks (higher is better): what the guided descent's look-ahead
     #     compares, the order redeal points are tried in, and what the hint steers by when no

@@ -523,7 +523,7 @@ class _Searcher(Descent):
                 # first the pass-by-pass search alone, briefly (enough for most deals of most
                 # games); then the guided descent; then the search again, the descent's
                 # choices first
-                if self.guide_dead is not self.proof:
+                if self.guide_dead is not self.proof and getattr(state, "dead_end_glance", True):
                     # a proof too dear for the brief search gets a glance of its own first: where it
                     # prunes at once, a win near the root is found within a few hundred nodes
                     self.limit = total // GLANCE_SHARE

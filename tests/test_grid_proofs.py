@@ -18,7 +18,7 @@ from carpet.core.game import PLAYING
 from carpet.core.grid import EMPTY, GridState
 from carpet.core.solver import solve
 
-from test_solver import QUICK_WINS, breadth_first, endgames, exact_key
+from test_solver import QUICK_WINS, breadth_first, endgames, exact_key, first_dead_end, play_at_random
 
 GAME = "spaces-and-aces"
 quick = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -26,12 +26,7 @@ quick = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCh
 
 def walk(deal: int, rng: random.Random, steps: int) -> GridState:
     """The deal's position after up to ``steps`` random legal actions."""
-    state = get_game(GAME).new_state(parse_deal(str(deal)))
-    for _ in range(steps):
-        if state.status != PLAYING:
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
+    return play_at_random(get_game(GAME).new_state(parse_deal(str(deal))), rng, steps)
 
 
 def finished_rows(*broken: list[str | None]) -> list[list[str | None]]:
@@ -113,31 +108,21 @@ def test_cells_called_fixed_never_change_and_ranks_stay_in_reach(deal, seed, ste
 @quick
 @given(deal=st.integers(1, 5000), seed=st.integers(0, 2**32))
 def test_a_position_called_dead_has_no_win(deal, seed):
-    rng = random.Random(seed)
-    state = walk(deal, rng, 0)
-    for _ in range(250):  # play at random until the proof speaks, then search without it
-        if state.status != PLAYING:
-            return
-        state.apply(rng.choice(state.legal_actions()))
-        if state.status == PLAYING and state.dead_end():
-            assert breadth_first(state, exact_key, limit=5_000) is not True
-            return
+    rng = random.Random(seed)  # play at random until the proof speaks, then search without it
+    state = first_dead_end(walk(deal, rng, 0), rng, 250)
+    if state is not None:
+        assert breadth_first(state, exact_key, limit=5_000) is not True
 
 
 def test_dead_positions_reached_in_play_confirmed_breadth_first():
     rng = random.Random(5)
     confirmed = 0
     for deal in range(1, 80):
-        state = walk(deal, rng, 0)
-        for _ in range(200):
-            if state.status != PLAYING:
-                break
-            state.apply(rng.choice(state.legal_actions()))
-            if state.status == PLAYING and state.dead_end():
-                found = breadth_first(state, exact_key, limit=5_000)
-                assert found is not True, deal
-                confirmed += found is False
-                break
+        state = first_dead_end(walk(deal, rng, 0), rng, 200)
+        if state is not None:
+            found = breadth_first(state, exact_key, limit=5_000)
+            assert found is not True, deal
+            confirmed += found is False
     assert confirmed >= 10
 
 

@@ -125,6 +125,27 @@ def test_a_won_line_replays_and_verifies(game):
     assert solution.information == ("open" if game in OPEN else "full")
 
 
+def play_at_random(state, rng: random.Random, steps: int):
+    """``state`` after up to ``steps`` random legal actions (fewer where the game ends first)."""
+    for _ in range(steps):
+        if state.status != PLAYING:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def first_dead_end(state, rng: random.Random, steps: int):
+    """Random legal actions from ``state``, up to ``steps``, until the family's ``dead_end`` says a
+    position still playing is lost: that position, or None."""
+    for _ in range(steps):
+        if state.status != PLAYING:
+            return None
+        state.apply(rng.choice(state.legal_actions()))
+        if state.status == PLAYING and state.dead_end():
+            return state
+    return None
+
+
 def endgames(game: str, cuts=(6, 12, 20), walks=4, seed=0):
     """Positions near the end of a won line, some pushed off it by a few random actions."""
     session = session_of(game, QUICK_WINS[game])
@@ -135,11 +156,7 @@ def endgames(game: str, cuts=(6, 12, 20), walks=4, seed=0):
             state = working_copy(session)
             for action in line[:len(line) - cut]:
                 state.apply(action)
-            for _ in range(walk * 3):
-                if state.status != PLAYING:
-                    break
-                state.apply(rng.choice(state.legal_actions()))
-            yield state
+            yield play_at_random(state, rng, walk * 3)
 
 
 @pytest.mark.parametrize("game,cuts", [("kovrik", (8, 16)), ("kovrik-hard", (8, 16, 24, 32)),

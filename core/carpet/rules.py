@@ -58,8 +58,11 @@ _ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops 
 _SIGNED = array("b")  # copied, then filled: the cells as signed bytes (a gap -1, 255 as a byte)
 
 
-#: (stock, its table) for the stock last asked about: see _stock_places
-_PLACES: tuple = ((), ())
+#: no card above any: copied, then each waste card's count of cards above it (dead_end)
+_NOTHING_ABOVE = [0] * 52
+#: (stock, its table) for the stock last asked about: see _stock_places (None at first: an empty
+#: stock, read from a position's text, is the one empty tuple and needs its table made too)
+_PLACES: tuple = (None, ())
 
 
 def _stock_places(stock: tuple[int, ...]) -> list[int]:
@@ -462,8 +465,8 @@ class CarpetState(State):
 
     def search_key_after(self, key: bytes, action: int) -> bytes | None:
         """The :meth:`search_key` after ``action`` (legal here; ``key`` this position's), without
-        playing it: carpet-auto only, and only where something is left to pull into a cell
-        afterwards (else a safe action may follow); None otherwise.  A card up adds one to its
+        playing it: carpet-auto only, and only where the stock still holds a card afterwards
+        (else a safe action may follow); None otherwise.  A card up adds one to its
         foundation and pulls its cell's new card (_pulled_from); a turn puts the stock top on
         the waste (carpet-auto's stock holds no ace)."""
         if not self.variant.auto_fill:
@@ -471,6 +474,8 @@ class CarpetState(State):
         stock, drawn = self.stock, self.drawn
         found = bytearray(key)
         if action == TURN:
+            if drawn + 1 >= len(stock):
+                return None  # the stock empty after it: a safe action may follow
             found[4] += 1
             found.append(stock[drawn])
             return bytes(found)
@@ -485,8 +490,8 @@ class CarpetState(State):
             elif source is PULL_STOCK:
                 found[4] += 1
                 drawn += 1
-        if len(found) == 6 and drawn >= len(stock):
-            return None  # nothing left to pull: a safe action may follow
+        if drawn >= len(stock):
+            return None  # the stock empty: a safe action may follow
         return bytes(found)
 
     def safe_action(self) -> int | None:
@@ -496,9 +501,15 @@ class CarpetState(State):
         need never be filled, so a card that goes up leaves every other action open
         (carpet-foster's phase 1 plays also commute: its end is the same whatever order
         they come in).  In carpet-auto a play pulls the waste top into its cell and which
-        card to pull is a choice, so no play is safe there while anything can be pulled.
+        card to pull is a choice while the stock holds cards (a turn changes the waste top),
+        so no play is safe there then.  Once the stock is empty it is no choice: every card
+        that goes up, from the carpet or the waste, takes the waste's top card off it (into
+        the cell, or up), so after n cards up the waste has lost its top n cards whichever
+        they were, and a card is free to go up once its suit reaches it and it lies in the
+        carpet or among those n + 1: playing one never makes another unplayable, and any
+        card that fits may go up.
         """
-        if self.variant.auto_fill and (self.waste or self.drawn < len(self.stock)):
+        if self.variant.auto_fill and self.drawn < len(self.stock):
             return None
         playable = self.playable_cells()
         if playable:
@@ -506,6 +517,69 @@ class CarpetState(State):
         if self.phase == 2 and self.waste and self.fits(self.waste[-1]):
             return WASTE_TO_FOUNDATION
         return None
+
+    #: (the family's dead_end below can say True in every variant)
+    dead_end_proves = True
+    #: the proof costs about as much as the rest of a node: most deals are won in a few hundred
+    #: nodes without it, so only the last search, the one that proves, asks it
+    dead_end_guides = False
+    dead_end_glance = False
+
+    def dead_end(self) -> bool:
+        """True when some card can never come off the waste.
+
+        A waste card comes off only from the top: up, or into a gap (by hand, or in
+        carpet-auto pulled there when a carpet card goes up), and every card drawn from the
+        stock while it lies there is laid on top of it (a turn; an ace of carpet-foster's goes
+        up instead, and counts on both sides below).  A gap is one open now or one a carpet
+        card leaves going up.  So a card with j cards above it now is reached only once
+        (gaps open now + cards gone up since - cards drawn since) has reached j.  Any line
+        therefore puts a card up only once its suit reaches it and, for a stock card, once
+        it is drawn, and for a waste card, once that count has reached the cards above it at
+        some moment.  Putting up what these allow, and drawing only when nothing can go up
+        (a card up never hurts, a draw only lowers the count), puts up every card some line
+        could; where that is not every card, no line wins."""
+        waste = self.waste
+        last = len(waste) - 1
+        if last < 1:
+            return False  # (no card lies under another)
+        above = _NOTHING_ABOVE[:]
+        depth = last
+        for card in waste:
+            above[card] = depth
+            depth -= 1
+        off = self.cells.count(EMPTY)  # gaps open + cards up since - cards drawn since
+        if off >= last:
+            return False
+        reach = off  # the most ``off`` has been
+        stock, drawn = self.stock, self.drawn
+        at = _PLACES[1] if _PLACES[0] is stock else _stock_places(stock)
+        upto = drawn  # the stock drawn up to here
+        tops = [s * 13 + count for s, count in enumerate(self.found)]
+        while True:
+            moved = True
+            while moved:
+                moved = False
+                for suit in range(4):
+                    card = start = tops[suit]
+                    end = suit * 13 + 13
+                    while card < end and at[card] < upto and above[card] <= reach:
+                        card += 1
+                        off += 1
+                        if off > reach:
+                            reach = off
+                    if card != start:
+                        if reach >= last:
+                            return False  # every waste card reached: the rest is free
+                        tops[suit] = card
+                        moved = True
+            # nothing goes up: draw on to the first card a suit needs from the stock
+            draw = min([at[card] for suit, card in enumerate(tops) if card < suit * 13 + 13 and at[card] >= upto],
+                       default=-1)
+            if draw < 0:
+                return True
+            off -= draw + 1 - upto
+            upto = draw + 1
 
     def search_actions(self) -> list[int]:
         """The actions worth trying, most promising first.
