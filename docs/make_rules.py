@@ -81,9 +81,9 @@ rarely won within a small search from there. Its fall-back, the look-ahead on on
 played the first pass badly: in crazy-quilt deals 3007-3036 it won 3, and the look-ahead on one
 guessed order alone (a simple player that does not peek) 3, where the built-in player, whose
 look-ahead reads the true stock, won 11. Counting dead ends over 16 orders won 6 of those 30
-deals, and adding the look-ahead's vote in 4 orders won about as many as the built-in player
-(12 and 14 of 34 deals), at about 3.5 s of CPU a game at the median (the README, "Fair win
-rates", has the survey).
+deals, and adding the look-ahead's vote in 4 orders 7; over crazy-quilt 3001-3083 it won 20
+where the built-in player won 27, at about 4 s of CPU a game at the median (the README, "Fair
+win rates", has the surveys).
 `carpet solve --seen` counts the orders won, unwinnable and unknown over 100 sampled orders
 (20,000 nodes each), with a 95 % Wilson interval.
 """
