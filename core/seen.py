@@ -21,8 +21,10 @@ This module answers as such a player would, through public APIs only (the positi
    the position after it at a small budget (``SAMPLE_NODES``; a line that won an earlier sample
    is replayed first), and names the action winnable in most samples.  Ties go to the first in
    the family's order.  When no sample is won after any action, the simple player's action in
-   the first sample (core/autoplay.py), in the quilt family among the actions after which the
-   fewest samples are proved lost (``LOSSES_DECIDE``).  Where only one action is worth trying
+   the first sample (core/autoplay.py).  The quilt family solves no sample (``LOOKAHEAD_FAMILIES``):
+   of 16 orders it counts, per action, those where the position after it is a dead end by the
+   family's own test, keeps the actions with the fewest, and names the one the simple player's
+   look-ahead picks in most of the first 4 orders.  Where only one action is worth trying
    there is no vote: it is named.  Where nothing is hidden it is the full-information hint
    (core/hint.py), which then sees no more than the player.
 4. :func:`chances` (``carpet solve --seen``) counts the samples won, unwinnable and unknown.
@@ -42,25 +44,33 @@ import weakref
 from dataclasses import dataclass
 
 from .errors import IllegalAction
-from .game import PLAYING, RESTART, WON, State
+from .game import LOST, PLAYING, RESTART, WON, State
 from .position import Position, read, seeded_generator, write
 from .session import Session
 
 #: the samples one seen hint solves, and the solver's budget in each (nodes), by family where
 #: a node costs more.  Chosen by measurement (docs/rules.md, "What a hint may look at";
 #: tests/seen_measure.py): the carpet family 8 orders of 1,000 nodes (a Carpet game 0.2 s of CPU);
-#: the quilt family 2 of 60 (a quilt node costs about six times a carpet node and a hint weighs
-#: 2-4 actions: crazy-quilt 3001-3016 won 2 of 16 at 4:300, 2:150, 3:100 and 2:60 alike, at 8.9,
-#: 2.2, 2.0 and 1.4 s of CPU per game at the median); the grid games 2 of 100 (montana 3001-3012:
-#: 8:500 won 4 of 12 at 14.6 s, 4:250 6 at 4.4 s, 4:100 4 at 2.9 s, 2:150 6 at 3.9 s; in a second
-#: run 3:100 3 at 2.5 s, 2:100 5 at 1.4 s, 2:60 4 at 1.2 s, 4:60 4 at 2.2 s; the machine loaded)
+#: the grid games 2 of 100 (montana 3001-3012: 8:500 won 4 of 12 at 14.6 s, 4:250 6 at 4.4 s,
+#: 4:100 4 at 2.9 s, 2:150 6 at 3.9 s; in a second run 3:100 3 at 2.5 s, 2:100 5 at 1.4 s, 2:60 4
+#: at 1.2 s, 4:60 4 at 2.2 s; the machine loaded).  The quilt family solves no sample
+#: (:data:`LOOKAHEAD_FAMILIES`): its figures are the orders drawn and the look-ahead's budget.
 SAMPLES = 8
 SAMPLE_NODES = 1_000
-SAMPLES_BY_FAMILY = {"quilt": 2, "grid": 2}
-SAMPLE_NODES_BY_FAMILY = {"quilt": 60, "grid": 100}
-#: the families whose seen hint, when no sample is won after any action, keeps only the actions
-#: after which the fewest samples are proved lost before it asks the simple player
-LOSSES_DECIDE = {"quilt"}
+SAMPLES_BY_FAMILY = {"quilt": 16, "grid": 2}
+SAMPLE_NODES_BY_FAMILY = {"quilt": 600, "grid": 100}
+#: the families whose seen hint weighs the actions by dead ends and the simple player's look-ahead
+#: instead of solving each sample (:func:`_look_ahead_vote`): the quilt family.  There a node costs
+#: about six times a carpet node and the first pass, the only one with cards unseen, is rarely won
+#: within a small search, so the solver's vote (2 orders of 60 nodes) was nearly always empty and
+#: its fall-back, the look-ahead on one guessed order, lost more than the peeking simple player.
+#: Crazy-quilt 3007-3036, interleaved, the machine loaded: that vote won 3, the dead ends over 16
+#: orders alone 6, with the look-ahead's vote in 4 (this rule) 7, the simple player 11; over
+#: 3001-3083 this rule won 20 and the simple player 27, indian-carpet 3001-3088 72 and 76, at
+#: 4.0 and 3.6 s of CPU a seen game at the median (docs/rules.md, "What a hint may look at").
+LOOKAHEAD_FAMILIES = {"quilt"}
+#: of the orders drawn in such a family, how many the look-ahead votes in (the first ones)
+LOOKAHEAD_VOTES = 4
 #: ``carpet solve --seen``: the orders sampled, and the budget in each
 CHANCE_SAMPLES = 100
 CHANCE_NODES = 20_000
@@ -253,6 +263,8 @@ def _vote(variant, seen: Seen, candidates: list[int], samples: int | None, nodes
         candidates = [a for a in worth() if a in candidates] or candidates
     if len(candidates) == 1:  # the vote could name no other (nor could its fall-back): no search
         return candidates[0]
+    if variant.family in LOOKAHEAD_FAMILIES:
+        return _look_ahead_vote(drawn, candidates, nodes)
     return _vote_each(variant, drawn, candidates, nodes)
 
 
@@ -262,9 +274,7 @@ def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
     A position after an action is first tried with the lines that won earlier samples after it
     (a replay costs its length, a search hundreds of nodes).  When no sample is won after any
     action: the simple player's action in the first sample (core/autoplay.py), which reads only
-    the table and that sample's stock; in a family of ``LOSSES_DECIDE``, first only the actions
-    after which the fewest samples were proved lost are kept (one alone is named without asking
-    the simple player; no sample is won, so every action was weighed in every one).  Weighing
+    the table and that sample's stock.  Weighing
     stops as soon as the answer is settled, which changes nothing: after an action won in every
     sample (a later one could only tie), and, within an action, when winning every sample left
     would only tie the best so far."""
@@ -272,12 +282,11 @@ def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
     from .solver import solve
 
     best, best_wins, count = None, 0, len(drawn)
-    lost: dict[int, int] = {}  # per action, the samples proved lost after it
     for action in candidates:
         if best_wins == count:  # won in every sample: a later action can at most tie, and ties go first
             break
         lines: list[list[int]] = []
-        wins = lost[action] = 0
+        wins = 0
         for done, (position, order, state) in enumerate(drawn):
             if wins + count - done <= best_wins:  # winning every sample left, it could only tie
                 break
@@ -291,22 +300,47 @@ def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
                 if found.result == "won":
                     wins += 1
                     lines.append(found.line)
-                elif found.result == "unwinnable":
-                    lost[action] += 1
             finally:
                 state.restore(start)
         if wins > best_wins:
             best, best_wins = action, wins
-    if best is None and variant.family in LOSSES_DECIDE:
-        # nothing won anywhere (every action weighed in every sample): the fewest samples proved lost
-        fewest = min(lost.values())
-        candidates = [a for a in candidates if lost[a] == fewest]
-        if len(candidates) == 1:
-            best = candidates[0]
     if best is None:
         simple = simple_action(drawn[0][2])
         best = simple if simple in candidates else candidates[0]
     return best
+
+
+def _look_ahead_vote(drawn, candidates: list[int], nodes: int) -> int:
+    """A family of :data:`LOOKAHEAD_FAMILIES` (the quilt): per candidate action, the samples in
+    which the position after it is lost or a dead end by the family's own test (``dead_end``, a
+    proof: core/game.py, "What a solver may use"), and only the actions with the fewest are kept;
+    then the simple player's look-ahead (core/autoplay.py, ``best_action`` at ``nodes``) names an
+    action in each of the first :data:`LOOKAHEAD_VOTES` samples, and the kept action named in most
+    is the answer (ties, and no vote for any kept action, to the first in the candidates' order).
+    The look-ahead wins, or else reaches the highest score, on its sample's stock: each vote is
+    what a player who peeked would play were the stock that order, and the answer what most of
+    the orders agree on."""
+    from .autoplay import best_action
+
+    dead = {}
+    for action in candidates:
+        count = 0
+        for _, _, state in drawn:
+            start = state.snapshot()
+            state.apply(action)
+            count += state.status == LOST or (state.status == PLAYING and state.dead_end())
+            state.restore(start)
+        dead[action] = count
+    fewest = min(dead.values())
+    candidates = [action for action in candidates if dead[action] == fewest]
+    if len(candidates) == 1:
+        return candidates[0]
+    votes = dict.fromkeys(candidates, 0)
+    for _, _, state in drawn[:LOOKAHEAD_VOTES]:
+        named = best_action(state, nodes)
+        if named in votes:
+            votes[named] += 1
+    return max(candidates, key=votes.__getitem__)  # (max keeps the first of equals)
 
 
 def _wins(state: State, line: list[int]) -> bool:

@@ -50,28 +50,40 @@ it is.
 
 How the seen hint chooses **(decision)**: it writes down what the player has seen (the position
 as text, `??` for each stock card never face up in the attempt, the generator left out) and
-deals 8 orders consistent with it (2 in the quilt family and the grid games), from a generator seeded by that text
-alone: the unseen cards shuffled, or in a grid game a generator drawn afresh. Then it plays each
-legal action that brings back no position of the attempt in every one of them and solves the
-position after it (`carpet solve`, 1,000 nodes per order; 100 in the grid games, 60 in the
-quilt family), and names the action after which most orders are won. Where only one action is
+deals 8 orders consistent with it (2 in the grid games, 16 in the quilt family), from a generator
+seeded by that text alone: the unseen cards shuffled, or in a grid game a generator drawn afresh.
+Then, in the carpet family and the grid games, it plays each legal action that brings back no
+position of the attempt in every one of them and solves the position after it (`carpet solve`,
+1,000 nodes per order; 100 in the grid games), and names the action after which most orders are
+won. Where only one action is
 worth trying it is named without a vote. Only the actions the family finds
 worth trying are weighed (the solver's own list: a fill of one of the carpet's gaps stands for
 them all), and ties go to the first in the family's order of them. An action every order's position calls safe (a card to its
 foundation that cannot spoil a win) is named without a search. When no order is won after any
-action, it names the built-in player's action in the first order; in the quilt family only
-among the actions after which the fewest orders are proved lost (the one such action, where
-there is one). So the answer depends only
+action, it names the built-in player's action in the first order. The quilt family solves no
+order: it plays each such action in each of the 16 orders and keeps the actions after which the
+fewest orders are lost or a dead end by the family's own test (a proof that no win is left, the
+solver's; one such action alone is named), then asks the built-in player's look-ahead (600 nodes)
+in each of the first 4 orders and names the kept action it picks in most of them (ties to the
+first in the family's order). So the answer depends only
 on what the player has seen: two positions that differ only in the order of unseen cards get
 the same hint, and a position typed with its stock's cards named or written `??` gets the same
 hint (a typed position has no attempt behind it: its whole stock counts as unseen). Why these
 numbers: solving every action in every order is what "the action that wins in most orders"
 means, and it plays far better than crediting each order to one winning line; 8 orders of
 1,000 nodes keep a game of Carpet within 0.7 s of CPU at the median (README, "Fair win rates").
-The quilt and grid figures keep a quilt game near 1.5 s and a grid game near 2 s of CPU at the
-median, so that 1,000 deals of a game fit in an hour of one core: on a few dozen deals the
-bigger budgets tried (up to 4 orders of 300 nodes in crazy-quilt, 8 of 500 in montana) won no
-more, at four to ten times the cost (`core/seen.py`, the comment at `SAMPLES`).
+The grid figures keep a grid game near 2 s of CPU at the median, so that 1,000 deals of a game
+fit in an hour of one core: on a dozen deals the bigger budgets tried (up to 8 orders of 500
+nodes in montana) won no more, at up to ten times the cost (`core/seen.py`, the comment at
+`SAMPLES`). In the quilt family the solver's vote (2 orders of 60 nodes, up to 4 of 300 tried)
+was nearly always empty in the first pass, the only one with cards unseen: a quilt deal is
+rarely won within a small search from there. Its fall-back, the look-ahead on one guessed order,
+played the first pass badly: in crazy-quilt deals 3007-3036 it won 3, and the look-ahead on one
+guessed order alone (a simple player that does not peek) 3, where the built-in player, whose
+look-ahead reads the true stock, won 11. Counting dead ends over 16 orders won 6 of those 30
+deals, and adding the look-ahead's vote in 4 orders 7; over crazy-quilt 3001-3083 it won 20
+where the built-in player won 27, at about 4 s of CPU a game at the median (the README, "Fair
+win rates", has the surveys).
 `carpet solve --seen` counts the orders won, unwinnable and unknown over 100 sampled orders
 (20,000 nodes each), with a 95 % Wilson interval.
 """

@@ -218,28 +218,41 @@ def _weighed(monkeypatch):
     return votes
 
 
-def test_a_vote_weighs_more_than_one_action_and_none_won_names_the_fewest_lost(monkeypatch):
+def test_a_quilt_vote_keeps_the_fewest_dead_ends_then_the_action_the_look_ahead_names_most(monkeypatch):
     """A quilt game followed by the seen hint: a vote is held only between two or more actions
-    worth trying (one alone is named without a search); where some sample is won after some
-    action, the action named is won in the most samples; where none is, the action named is
-    among those after which the fewest samples are proved lost (the quilt family's rule)."""
-    from carpet.core.autoplay import play_out
+    worth trying, over 16 orders; the action named is among those after which the fewest orders
+    are lost or dead ends (the family's own test), and among those it is named by the simple
+    player's look-ahead (600 nodes) in the most of the first 4 orders, the first such in the
+    family's order.  Weighed again here on fresh states of each order."""
+    import carpet.core.seen as seen
+    from carpet.core.autoplay import best_action, play_out
 
-    votes = _weighed(monkeypatch)
+    votes = []
+    vote = seen._look_ahead_vote
+
+    def check(drawn, candidates, nodes):
+        named = vote(drawn, candidates, nodes)
+        dead = {}
+        for action in candidates:
+            dead[action] = 0
+            for position, order, _ in drawn:
+                state = position.with_order(order)
+                state.apply(action)
+                dead[action] += state.status == "lost" or (state.status == "playing" and state.dead_end())
+        kept = [a for a in candidates if dead[a] == min(dead.values())]
+        named_by = [best_action(position.with_order(order), nodes) for position, order, _ in drawn[:4]]
+        most = max(named_by.count(a) for a in kept)
+        votes.append((len(drawn), nodes, list(candidates), dead, kept))
+        assert named == next(a for a in kept if named_by.count(a) == most), (candidates, dead, named_by, named)
+        return named
+
+    monkeypatch.setattr(seen, "_look_ahead_vote", check)
     session = Session(get_game("crazy-quilt"), parse_deal("9116"))
-    play_out(session, 60, choose=seen_hint)
+    play_out(session, 70, choose=seen_hint)
     assert votes
-    none_won = 0
-    for candidates, named, won, lost in votes:
-        assert len(candidates) >= 2 and named in candidates
-        if max(won.values()) == 0:
-            none_won += 1
-            assert lost[named] == min(lost.values()), (candidates, named, lost)
-        else:
-            # some sample won after some action: the hint saw that win too (its searches are these),
-            # so it named an action won in at least one sample
-            assert won[named] >= 1, (candidates, named, won)
-    assert none_won, "no vote without a win: the rule was not exercised"
+    assert all(count == 16 and nodes == 600 and len(candidates) >= 2 for count, nodes, candidates, _, _ in votes)
+    assert any(len(set(dead.values())) > 1 for *_, dead, _ in votes), "no vote where dead ends differ"
+    assert any(len(kept) >= 2 for *_, kept in votes), "no vote left to the look-ahead"
 
 
 def test_one_action_worth_trying_is_named_without_a_vote(monkeypatch):
