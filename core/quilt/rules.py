@@ -359,86 +359,101 @@ class QuiltState(QuiltSearch):
         reserves as alike) a move to an empty reserve only to the first of them."""
         if self.status == WON:
             return []
+        actions = self.foundation_moves()
         if self.variant.has_reserves:
-            return self._reserve_game_actions(alike)
-        cells, need = self.cells, self.need
-        actions = []
-        waste_face = self.waste[-1] % 52 if self.waste else -1
-        # only a card that some pile takes can move: look those cards up
-        if waste_face >= 0:
-            movable = self._movable((*need, *_NEXT_TO[waste_face]))
+            others = self._reserve_moves(alike)
+        elif self.waste:
+            # an available quilt card of the waste top's suit, one rank apart, onto it
+            others = [FIRST_MOVE + cell * TARGETS + TO_WASTE for cell in self._movable(_NEXT_TO[self.waste[-1] % 52])]
         else:
-            movable = self._movable(need)
-        to_foundations = self._to_foundations
-        for cell in movable:
-            face = cells[cell] % 52
-            base = FIRST_MOVE + cell * TARGETS
-            to_foundations(actions, base, face)
-            if waste_face >= 0 and adjacent(face, waste_face):
-                actions.append(base + TO_WASTE)
-        if waste_face >= 0:
-            self._to_foundations(actions, FIRST_MOVE + WASTE * TARGETS, waste_face)
+            others = None
+        if others:
+            actions += others
+            actions.sort()  # (each part in index order: merged)
         if self.stock:
             actions.append(TURN)
         elif self.waste and self.redeals_used < self.variant.redeals:
             actions.append(REDEAL)
         return actions
 
-    def _reserve_game_actions(self, alike: bool) -> list[int]:
-        """legal_actions of a reserve game (persian-carpet)."""
+    def foundation_moves(self) -> list[int]:
+        """The legal moves to a foundation, in index order: an available quilt card (either
+        copy), the waste top or a reserve's top whose face a pile takes next (``need``: only
+        its suit's two piles can); what legal_actions lists, and the search asks alone
+        (core/quilt/search.py, ``search_first``)."""
+        need, loc, free = self.need, self.loc, self.free
+        moves = []
+        append = moves.append
+        for pile in range(8):
+            face = need[pile]
+            if face >= 0:
+                cell = loc[face]  # (-1, not in the quilt, reads OFF's 0)
+                if free[cell]:
+                    append(FIRST_MOVE + cell * TARGETS + pile)
+                cell = loc[face + 52]
+                if free[cell]:
+                    append(FIRST_MOVE + cell * TARGETS + pile)
+        if len(moves) > 1:
+            moves.sort()
+        if self.waste:
+            tops = ((WASTE, self.waste),)
+        elif self.variant.has_reserves:
+            tops = zip(range(FIRST_RESERVE, FIRST_RESERVE + RESERVES), self.reserves)
+        else:
+            return moves
+        for source, pile in tops:
+            if pile:
+                face = pile[-1] % 52
+                suit = face // 13
+                if need[UP + suit] == face:
+                    append(FIRST_MOVE + source * TARGETS + UP + suit)
+                if need[DOWN + suit] == face:
+                    append(FIRST_MOVE + source * TARGETS + DOWN + suit)
+        return moves
+
+    def _reserve_moves(self, alike: bool) -> list[int]:
+        """The legal moves onto a reserve (persian-carpet), in index order."""
         cells, reserves = self.cells, self.reserves
-        onto: dict[int, list[int]] = {}  # face -> the reserves whose top it fits, in order
-        empty = []
+        fits: dict[int, list[int]] = {}  # face -> the reserves whose top it fits, as targets, in order
+        empty = []  # the empty reserves, as targets
         for k in range(RESERVES):
             pile = reserves[k]
             if not pile:
-                empty.append(k)
+                empty.append(TO_RESERVE + k)
                 continue
             for face in _NEXT_TO[pile[-1] % 52]:
-                fitting = onto.get(face)
+                fitting = fits.get(face)
                 if fitting is None:
-                    onto[face] = [k]
+                    fits[face] = [TO_RESERVE + k]
                 else:
-                    fitting.append(k)
+                    fitting.append(TO_RESERVE + k)
         if alike:
             del empty[1:]
-        actions = []
-        append, to_foundations = actions.append, self._to_foundations
+        moves = []
+        append, fitting_of = moves.append, fits.get
         for cell in compress(_CELL_NUMBERS, self.free):  # the available cards
-            face = cells[cell] % 52
-            fitting = onto.get(face)
-            if fitting is None:
-                fitting = empty  # any of them may go to an empty reserve
-            elif empty:
-                fitting = sorted(fitting + empty)
+            fitting = fitting_of(cells[cell] % 52)
+            if empty:  # any of them may go to an empty reserve
+                fitting = sorted(fitting + empty) if fitting else empty
+            elif fitting is None:
+                continue
             base = FIRST_MOVE + cell * TARGETS
-            to_foundations(actions, base, face)
-            for k in fitting:
-                append(base + TO_RESERVE + k)
+            for target in fitting:
+                append(base + target)
         for k in range(RESERVES):
             pile = reserves[k]
             if not pile:
                 continue
-            face = pile[-1] % 52
-            base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
-            to_foundations(actions, base, face)
-            fitting = onto.get(face)
+            fitting = fitting_of(pile[-1] % 52)
             # (a reserve's only card never goes to an empty reserve: _onto_reserve)
             if empty and len(pile) > 1:
                 fitting = sorted(fitting + empty) if fitting else empty
-            if fitting:
-                for j in fitting:
-                    append(base + TO_RESERVE + j)
-        return actions
-
-    def _to_foundations(self, actions: list[int], base: int, face: int) -> None:
-        """Append ``base + pile`` for each foundation pile that takes ``face`` next (only its
-        suit's two piles can: ``need`` holds each pile's own suit), the up pile first."""
-        suit = face // 13
-        if self.need[UP + suit] == face:
-            actions.append(base + UP + suit)
-        if self.need[DOWN + suit] == face:
-            actions.append(base + DOWN + suit)
+            elif fitting is None:
+                continue
+            base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
+            for target in fitting:
+                append(base + target)
+        return moves
 
     def _movable(self, faces) -> list[int]:
         """The cells, in order, of the available quilt cards (either deck's copy) of ``faces``
