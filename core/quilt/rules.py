@@ -369,7 +369,7 @@ class QuiltState(QuiltSearch):
             others = None
         if others:
             actions += others
-            actions.sort()  # (each part in index order: merged)
+            actions.sort()  # index order
         if self.stock:
             actions.append(TURN)
         elif self.waste and self.redeals_used < self.variant.redeals:
@@ -412,47 +412,39 @@ class QuiltState(QuiltSearch):
         return moves
 
     def _reserve_moves(self, alike: bool) -> list[int]:
-        """The legal moves onto a reserve (persian-carpet), in index order."""
-        cells, reserves = self.cells, self.reserves
-        fits: dict[int, list[int]] = {}  # face -> the reserves whose top it fits, as targets, in order
-        empty = []  # the empty reserves, as targets
+        """The legal moves onto a reserve (persian-carpet), in no particular order: onto a
+        reserve's top an available quilt card (either copy) or another reserve's top of the
+        same suit, one rank apart; onto an empty reserve any of them (``alike``: onto the first
+        empty reserve only) but a reserve's only card (:meth:`_onto_reserve`)."""
+        reserves, loc, free = self.reserves, self.loc, self.free
+        tops = [pile[-1] % 52 if pile else -1 for pile in reserves]
+        moves = []
+        append = moves.append
+        empty = []
         for k in range(RESERVES):
-            pile = reserves[k]
-            if not pile:
+            top = tops[k]
+            if top < 0:
                 empty.append(TO_RESERVE + k)
                 continue
-            for face in _NEXT_TO[pile[-1] % 52]:
-                fitting = fits.get(face)
-                if fitting is None:
-                    fits[face] = [TO_RESERVE + k]
-                else:
-                    fitting.append(TO_RESERVE + k)
-        if alike:
-            del empty[1:]
-        moves = []
-        append, fitting_of = moves.append, fits.get
-        for cell in compress(_CELL_NUMBERS, self.free):  # the available cards
-            fitting = fitting_of(cells[cell] % 52)
-            if empty:  # any of them may go to an empty reserve
-                fitting = sorted(fitting + empty) if fitting else empty
-            elif fitting is None:
-                continue
-            base = FIRST_MOVE + cell * TARGETS
-            for target in fitting:
-                append(base + target)
-        for k in range(RESERVES):
-            pile = reserves[k]
-            if not pile:
-                continue
-            fitting = fitting_of(pile[-1] % 52)
-            # (a reserve's only card never goes to an empty reserve: _onto_reserve)
-            if empty and len(pile) > 1:
-                fitting = sorted(fitting + empty) if fitting else empty
-            elif fitting is None:
-                continue
-            base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
-            for target in fitting:
-                append(base + target)
+            onto = FIRST_MOVE + TO_RESERVE + k
+            for face in _NEXT_TO[top]:
+                cell = loc[face]  # (-1, not in the quilt, reads OFF's 0)
+                if free[cell]:
+                    append(onto + cell * TARGETS)
+                cell = loc[face + 52]
+                if free[cell]:
+                    append(onto + cell * TARGETS)
+                if face in tops:
+                    for j in range(RESERVES):
+                        if tops[j] == face:
+                            append(onto + (FIRST_RESERVE + j) * TARGETS)
+        if empty:
+            if alike:
+                del empty[1:]
+            for target in empty:
+                moves += [FIRST_MOVE + cell * TARGETS + target for cell in compress(_CELL_NUMBERS, free)]
+                moves += [FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS + target for k in range(RESERVES)
+                          if len(reserves[k]) > 1]
         return moves
 
     def _movable(self, faces) -> list[int]:
@@ -507,19 +499,16 @@ class QuiltState(QuiltSearch):
             for pile in reserves:
                 if len(pile) > 1:
                     return True
-        tops = {pile[-1] % 52 for pile in reserves if pile}
-        if not tops.isdisjoint(need):
-            return True
-        wanted = [face for face in need if face >= 0]
-        for face in tops:
-            rank = face % 13
-            if rank != 12:
-                if face + 1 in tops:
-                    return True  # the two tops go onto each other
-                wanted.append(face + 1)
-            if rank:
-                wanted.append(face - 1)
-        return self._any_available(wanted)
+        tops = [pile[-1] % 52 for pile in reserves if pile]
+        loc, free = self.loc, self.free
+        for face in need:  # an available quilt card or a reserve's top to a foundation
+            if face >= 0 and (free[loc[face]] or free[loc[face + 52]] or face in tops):
+                return True
+        for top in tops:  # an available quilt card or another reserve's top onto a reserve's top
+            for face in _NEXT_TO[top]:
+                if free[loc[face]] or free[loc[face + 52]] or face in tops:
+                    return True
+        return False
 
     def update_status(self) -> None:
         if self.on_found == DECK_CARDS:

@@ -250,10 +250,12 @@ class QuiltSearch(State):
                     return move_action(loc[face], pile)
                 if free[loc[face + 52]]:
                     return move_action(loc[face + 52], pile)
-                if waste and waste[-1] % 52 == face:
-                    return move_action(WASTE, pile)
+                if waste:
+                    if waste[-1] % 52 == face:
+                        return move_action(WASTE, pile)
+                    continue  # (a stock game: no reserves)
                 if tops is None:
-                    tops = bytes(reserve[-1] % 52 if reserve else 255 for reserve in self.reserves)
+                    tops = bytes([reserve[-1] % 52 if reserve else 255 for reserve in self.reserves])
                 k = tops.find(face)
                 if k >= 0:
                     return move_action(FIRST_RESERVE + k, pile)
