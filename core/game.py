@@ -91,6 +91,9 @@ class State:
     # for every variant.  Each must be *sound*: a wrong answer can make the solver call a
     # winnable position "unwinnable".  Every method reads the position only; none changes it.
     #
+    # copy() -> State
+    #     A new state in this position that shares nothing that changes (what the solver and the
+    #     hint work on).  Default: the deal dealt again and ``restore(snapshot())``.
     # search_key() -> hashable
     #     The position for transpositions: two positions with the same key must have the
     #     same future (the same actions win from both, up to names of places).  Default:

@@ -164,7 +164,11 @@ def information(variant) -> str:
 
 
 def working_copy(session: Session) -> State:
-    """A fresh state in the session's position (the session is never touched)."""
+    """A fresh state in the session's position (the session is never touched): the family's
+    ``copy()`` where it offers one (core/game.py), else the deal dealt again, the position restored."""
+    copy = getattr(session.state, "copy", None)
+    if copy is not None:
+        return copy()
     state = deal_state(session.variant, session.deal)
     state.restore(session.state.snapshot())
     return state

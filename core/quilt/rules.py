@@ -542,6 +542,13 @@ class QuiltState(QuiltSearch):
         self.on_found = on_found
         self.score = on_found - 8
 
+    def copy(self) -> "QuiltState":
+        """A new state in this position, sharing nothing that changes (what the solver works on:
+        core/solver.py, ``working_copy``); cheaper than dealing the deal again."""
+        state = QuiltState(self.variant, None)
+        state.restore(self.snapshot())
+        return state
+
     def layout(self) -> dict:
         found = {
             "up": {SUITS[s]: code(self.found[UP + s][-1]) for s in range(4)},
