@@ -23,7 +23,7 @@ from carpet.core.numbering import Deal, fast_dealing_order
 from .board import (ACTION_COUNT, BASES, CELL_TO_FOUNDATION, CELL_TO_RESERVE, CELL_TO_WASTE, CELLS, COLS,
                     DECK_CARDS, DOWN, DOWN_BASES, EMPTY, FIRST_MOVE, FIRST_RESERVE, REDEAL_KIND,
                     REDEAL, RESERVE_TO_FOUNDATION, RESERVE_TO_RESERVE, RESERVES, ROWS, TARGETS, TO_RESERVE, TO_WASTE,
-                    TOUCHING, TURN, TURN_KIND, UP, UP_BASES, WASTE, WASTE_TO_FOUNDATION, adjacent, available_in,
+                    TOUCHING, TURN, TURN_KIND, UP, UP_BASES, WASTE, WASTE_TO_FOUNDATION, adjacent,
                     cell_name, free_flags, orientation, pile_name, source_name, split, target_name)
 from .search import QuiltSearch
 
@@ -40,16 +40,17 @@ _NEXT_TO = tuple(tuple(other for other in (face - 1, face + 1) if 0 <= other < 5
 
 def _faces_of(cells) -> bytearray:
     """The quilt as ``QuiltState.faces`` holds it."""
-    return bytearray(0 if card < 0 else card % 52 + 1 for card in cells)
+    return bytearray([0 if card < 0 else card % 52 + 1 for card in cells])
 
 
 class QuiltState(QuiltSearch):
     """A quilt position.
 
     ``cells`` holds 65 entries, the last (``OFF``) always empty, so that availability is
-    two look-ups; ``free`` (a bytearray, OFF's 0 included) holds it worked out for every cell,
-    each kept by asking :func:`available_in` again of the cells a card leaving touches, so that
-    ``free[loc[card]]`` says whether a card lies available (``loc`` -1 reads OFF's 0).  ``stock`` (top last), ``waste`` (top last), the foundation piles and
+    two look-ups; ``free`` (a bytearray, OFF's 0 included) holds it worked out for every cell
+    (:func:`~.board.free_flags`), kept as cards leave: the cards a leaving card's cell touches
+    become available (:data:`~.board.TOUCHING`), so that ``free[loc[card]]`` says whether a card
+    lies available (``loc`` -1 reads OFF's 0).  ``stock`` (top last), ``waste`` (top last), the foundation piles and
     the reserves (top last) are tuples, replaced when they change, so that a snapshot can
     share them.  ``loc[card]`` is the card's quilt cell or -1; ``need[pile]`` the face the
     pile takes next (-1 once complete).
@@ -254,8 +255,9 @@ class QuiltState(QuiltSearch):
             self.faces[source] = 0
             free = self.free
             free[source] = 0
-            for cell in TOUCHING[source]:  # a card only becomes available when a neighbour leaves
-                free[cell] = available_in(cells, cell)
+            for cell in TOUCHING[source]:  # (a card only becomes available when a neighbour leaves)
+                if cells[cell] >= 0:
+                    free[cell] = 1  # a short side of it touches no card now (TOUCHING)
             self.loc[card] = -1
             self.in_quilt -= 1
         elif source == WASTE:
