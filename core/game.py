@@ -91,6 +91,9 @@ class State:
     # for every variant.  Each must be *sound*: a wrong answer can make the solver call a
     # winnable position "unwinnable".  Every method reads the position only; none changes it.
     #
+    # copy() -> State
+    #     A new state in this position that shares nothing that changes (what the solver and the
+    #     hint work on).  Default: the deal dealt again and ``restore(snapshot())``.
     # search_key() -> hashable
     #     The position for transpositions: two positions with the same key must have the
     #     same future (the same actions win from both, up to names of places).  Default:
@@ -109,6 +112,10 @@ class State:
     #     The legal actions worth trying, most promising first.  It may leave out an action
     #     only when one it lists (or a short sequence of them) reaches the same key.
     #     Default: ``legal_actions()`` ordered by ``action_rank(action)`` (higher first).
+    # search_first(order) -> int | None
+    #     ``search_actions(order)[0]`` where the family can tell it without listing and ranking
+    #     every action, else None.  The search plays it first and asks ``search_actions`` only
+    #     when it comes back to the position (on a line that wins at once, never).
     # search_orders: int (an attribute), with search_actions(order)
     #     How many orders of its actions the family offers, all about as promising: order 0
     #     is ``search_actions()``, orders 1.. rank the near-equals differently.  The solver

@@ -164,7 +164,11 @@ def information(variant) -> str:
 
 
 def working_copy(session: Session) -> State:
-    """A fresh state in the session's position (the session is never touched)."""
+    """A fresh state in the session's position (the session is never touched): the family's
+    ``copy()`` where it offers one (core/game.py), else the deal dealt again, the position restored."""
+    copy = getattr(session.state, "copy", None)
+    if copy is not None:
+        return copy()
     state = deal_state(session.variant, session.deal)
     state.restore(session.state.snapshot())
     return state
@@ -242,6 +246,9 @@ class _Searcher(Descent):
         self.bonus = bonus
         self.track = track
         self.key, self.safe, self.actions, self.dead, self.progress = _knowledge(state, best, order)
+        # the family's first action without the others (``search_first``), for the passes: they
+        # list the others only when they come back to the position
+        self.first, self.order = getattr(state, "search_first", None), order
         # what the family does not offer, known once (the inner loop skips the call)
         self.safe_none = self.safe is _NO_SAFE
         self.dead_none = self.dead is _NO_DEAD
@@ -375,6 +382,7 @@ class _Searcher(Descent):
         best, entries, limit, stop = self.best, self.entries, self.limit, self.stop
         pv = self.pv
         track = self.track
+        first, order = self.first, self.order
         # progress only orders redeal points and feeds the hint's tracking
         measure = track or redeal is not None
         plain = not track and not best
@@ -395,6 +403,12 @@ class _Searcher(Descent):
                 actions = frame[1]
                 i = frame[2]
                 if i >= len(actions):
+                    if actions.__class__ is tuple:  # only search_first's action so far: all of them now
+                        if not at:
+                            restore(frame[0])
+                            at = True
+                        frame[1] = actions_of()
+                        continue
                     stack.pop()
                     at = False
                     if track and root_pass and len(stack) == 1:
@@ -490,7 +504,8 @@ class _Searcher(Descent):
                     moves = self._ordered(step)
                 else:
                     step = -1
-                    moves = actions_of()
+                    moves = None if first is None else first(order)
+                    moves = actions_of() if moves is None else (moves,)
                 stack.append([snapshot(), moves, 0, here, root_child, value, step,
                               k if peek is not None else None])
                 at = True

@@ -126,11 +126,32 @@ def _positional(struct: msgspec.Struct) -> tuple:
 
 def seal_v1(header: Header, events, action_count: int) -> str:
     """The version-1 digest of a header and its events."""
-    packed = pack_events(events, action_count)
+    packed = getattr(events, "packed", None)  # (PackedEvents: kept as read)
     h = blake2b(digest_size=16)
     h.update(_mp_encoder.encode(_positional(header)))
-    h.update(_mp_encoder.encode(packed))
+    h.update(_mp_encoder.encode(pack_events(events, action_count)) if packed is None else packed)
     return h.hexdigest()
+
+
+class PackedEvents(Events):
+    """The events of a version-1 binary log as read, with what its digest hashes of them kept:
+    ``packed``, the packed events as MessagePack (:func:`pack_events`, encoded again as this program
+    writes them), dropped when an event changes.  Each packed event holds a clock delta of 0 or
+    more, so no reading comes before the previous one of its attempt (verify asks no more)."""
+
+    __slots__ = ("packed",)
+
+    def __init__(self, *, actions: array, clocks: array, packed: bytes) -> None:
+        super().__init__(actions=actions, clocks=clocks)
+        self.packed = packed
+
+    def append(self, event: tuple[int, int]) -> None:
+        self.packed = None
+        super().append(event)
+
+    def __setitem__(self, index: int, event: tuple[int, int]) -> None:
+        self.packed = None
+        super().__setitem__(index, event)
 
 
 def decode_tree(data: bytes, as_json: bool) -> Log:
@@ -175,19 +196,22 @@ def decode_tree(data: bytes, as_json: bool) -> Log:
 def _unpack_v1(packed: list[int], variant: Variant) -> Events:
     count = variant.action_count
     valid = variant.valid_index
+    known = set(range(FIRST_ACTION))  # the actions found valid so far (the meta actions always are)
     actions, clocks = array("I"), array("q")
     previous = 0
     for i, value in enumerate(packed, 1):
         delta, action = divmod(value, count)
         clock = previous + delta
-        if action >= FIRST_ACTION and not valid(action):  # a packed number may name no action
-            raise LogError(f"event {i}: no such {variant.id} action ({action})", unreadable=True, event=i)
+        if action not in known:
+            if not valid(action):  # a packed number may name no action
+                raise LogError(f"event {i}: no such {variant.id} action ({action})", unreadable=True, event=i)
+            known.add(action)
         if clock > CLOCK_LIMIT:
             raise LogError(f"event {i}: corrupt clock reading beyond 2^40 ms", unreadable=True, event=i)
         actions.append(action)
         clocks.append(clock)
         previous = 0 if action == RESTART else clock
-    return Events(actions=actions, clocks=clocks)
+    return PackedEvents(actions=actions, clocks=clocks, packed=_mp_encoder.encode(packed))
 
 
 #: one event of the JSON form as this program writes it; anything else goes to msgspec

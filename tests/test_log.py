@@ -131,6 +131,29 @@ def test_packing_is_lossless_across_restarts():
     assert unpack_events(pack_events(events, 1000), 1000) == events
 
 
+@pytest.mark.parametrize("game", ["indian-carpet", "kovrik"])
+def test_a_version_1_log_read_keeps_what_its_digest_hashes_until_an_event_changes(game):
+    # the reader keeps the packed events as read (PackedEvents.packed): exactly what packing the
+    # events again gives, across restarts; an edited event drops it, and the edit is found
+    log = sample(game, seed=5, steps=300, version=1)
+    assert RESTART in log.events.actions
+    data = encode(log)
+    read = decode(data)
+    kept = read.events.packed
+    assert kept == msgspec.msgpack.encode(pack_events(list(read.events), GAMES[game].action_count))
+    assert verify(read).status == verify(decode(data)).status
+    action, clock = read.events[3]
+    read.events[3] = (action, clock + 1)
+    assert read.events.packed is None
+    with pytest.raises(LogError, match="digest mismatch"):
+        verify(read)
+    again = decode(data)
+    again.events.append(again.events[-1])
+    assert again.events.packed is None
+    with pytest.raises(LogError):
+        verify(again)
+
+
 def test_a_move_costs_about_five_bytes_in_version_1():
     # A move every 0.1 s .. 4 s, like a person or a script pacing itself.
     long = sample("kovrik", seed=4, steps=2000, version=1)

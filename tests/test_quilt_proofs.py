@@ -7,7 +7,8 @@ no pruning, no order).  The state keeps what the search worked out about its pos
 that passed, ``unstuck``; the key, ``keyed``; the quilt by faces, ``faces``): along any line,
 undone or not, each equals what a fresh look at the same position gives, and so do the search's
 actions, which it keeps by position, and the flags of the available cells (``free``), kept as
-cards leave the quilt.  The search's order ranks the actions as ``action_rank`` ranks each alone.
+cards leave the quilt.  The search's order ranks the actions as ``action_rank`` ranks each alone,
+and the first action it tells alone (``search_first``) is the first of that order.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from carpet.core import get_game, parse_deal
 from carpet.core.game import PLAYING
 from carpet.core.quilt import QuiltState
 from carpet.core.quilt import search as quilt_search
-from carpet.core.quilt.board import CELLS, TURN, available_in, free_flags
+from carpet.core.quilt.board import CELLS, TURN, available_in, free_flags, split
 
 from test_solver import breadth_first, endgames
 
@@ -80,6 +81,13 @@ def test_kept_verdicts_keys_and_faces_match_a_fresh_look(game, deal, seed):
         assert worked_out(look, 0) == alone
         order = rng.choice((0, 0, 3))
         assert state.search_actions(order) == worked_out(look, order)
+        # the first action told without the others is the first of them; order 0 tells it
+        # whenever a card can go to a foundation (those outrank every other action)
+        to_foundation = [a for a in look.legal_actions() if a < TURN and split(a)[1] < 8]
+        assert state.foundation_moves() == to_foundation
+        first = state.search_first(order)
+        assert first is None or first == worked_out(look, order)[0]
+        assert (first is not None) == (order == 0 and bool(to_foundation))
         if rng.random() < 0.3:
             snaps.append(state.snapshot())
         state.apply(rng.choice(state.legal_actions()))

@@ -16,6 +16,8 @@ action index is ``FIRST_MOVE + source * 17 + target`` (sources: cells 0..63, was
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from carpet.core.cards import SUITS
 from carpet.core.game import FIRST_ACTION
 
@@ -89,14 +91,15 @@ def available_in(cells, cell: int) -> bool:
     return cells[cell] >= 0 and (cells[_N1[cell]] < 0 or cells[_N2[cell]] < 0)
 
 
-#: cell -> the cells whose short side touches it: emptying ``cell`` may make their cards available
+#: cell -> the cells whose short side touches it: emptying ``cell`` makes their cards available
+#: (:func:`available_in`: one of a card's short sides then touches no card), and no other's
 TOUCHING = tuple(tuple(n for n in range(CELLS) if cell in (_N1[n], _N2[n])) for cell in range(CELLS))
 
 
 def free_flags(cells) -> bytearray:
     """:func:`available_in` of every cell of a quilt, OFF's (always 0) included: what
     ``QuiltState.free`` keeps, brought up to date cell by cell as cards leave (:data:`TOUCHING`)."""
-    return bytearray(available_in(cells, cell) for cell in range(CELLS + 1))
+    return bytearray(map(available_in, repeat(cells), range(CELLS + 1)))
 
 
 def adjacent(face: int, other: int) -> bool:

@@ -23,7 +23,7 @@ from carpet.core.numbering import Deal, fast_dealing_order
 from .board import (ACTION_COUNT, BASES, CELL_TO_FOUNDATION, CELL_TO_RESERVE, CELL_TO_WASTE, CELLS, COLS,
                     DECK_CARDS, DOWN, DOWN_BASES, EMPTY, FIRST_MOVE, FIRST_RESERVE, REDEAL_KIND,
                     REDEAL, RESERVE_TO_FOUNDATION, RESERVE_TO_RESERVE, RESERVES, ROWS, TARGETS, TO_RESERVE, TO_WASTE,
-                    TOUCHING, TURN, TURN_KIND, UP, UP_BASES, WASTE, WASTE_TO_FOUNDATION, adjacent, available_in,
+                    TOUCHING, TURN, TURN_KIND, UP, UP_BASES, WASTE, WASTE_TO_FOUNDATION, adjacent,
                     cell_name, free_flags, orientation, pile_name, source_name, split, target_name)
 from .search import QuiltSearch
 
@@ -40,16 +40,17 @@ _NEXT_TO = tuple(tuple(other for other in (face - 1, face + 1) if 0 <= other < 5
 
 def _faces_of(cells) -> bytearray:
     """The quilt as ``QuiltState.faces`` holds it."""
-    return bytearray(0 if card < 0 else card % 52 + 1 for card in cells)
+    return bytearray([0 if card < 0 else card % 52 + 1 for card in cells])
 
 
 class QuiltState(QuiltSearch):
     """A quilt position.
 
     ``cells`` holds 65 entries, the last (``OFF``) always empty, so that availability is
-    two look-ups; ``free`` (a bytearray, OFF's 0 included) holds it worked out for every cell,
-    each kept by asking :func:`available_in` again of the cells a card leaving touches, so that
-    ``free[loc[card]]`` says whether a card lies available (``loc`` -1 reads OFF's 0).  ``stock`` (top last), ``waste`` (top last), the foundation piles and
+    two look-ups; ``free`` (a bytearray, OFF's 0 included) holds it worked out for every cell
+    (:func:`~.board.free_flags`), kept as cards leave: the cards a leaving card's cell touches
+    become available (:data:`~.board.TOUCHING`), so that ``free[loc[card]]`` says whether a card
+    lies available (``loc`` -1 reads OFF's 0).  ``stock`` (top last), ``waste`` (top last), the foundation piles and
     the reserves (top last) are tuples, replaced when they change, so that a snapshot can
     share them.  ``loc[card]`` is the card's quilt cell or -1; ``need[pile]`` the face the
     pile takes next (-1 once complete).
@@ -254,8 +255,9 @@ class QuiltState(QuiltSearch):
             self.faces[source] = 0
             free = self.free
             free[source] = 0
-            for cell in TOUCHING[source]:  # a card only becomes available when a neighbour leaves
-                free[cell] = available_in(cells, cell)
+            for cell in TOUCHING[source]:  # (a card only becomes available when a neighbour leaves)
+                if cells[cell] >= 0:
+                    free[cell] = 1  # a short side of it touches no card now (TOUCHING)
             self.loc[card] = -1
             self.in_quilt -= 1
         elif source == WASTE:
@@ -359,86 +361,93 @@ class QuiltState(QuiltSearch):
         reserves as alike) a move to an empty reserve only to the first of them."""
         if self.status == WON:
             return []
+        actions = self.foundation_moves()
         if self.variant.has_reserves:
-            return self._reserve_game_actions(alike)
-        cells, need = self.cells, self.need
-        actions = []
-        waste_face = self.waste[-1] % 52 if self.waste else -1
-        # only a card that some pile takes can move: look those cards up
-        if waste_face >= 0:
-            movable = self._movable((*need, *_NEXT_TO[waste_face]))
+            others = self._reserve_moves(alike)
+        elif self.waste:
+            # an available quilt card of the waste top's suit, one rank apart, onto it
+            others = [FIRST_MOVE + cell * TARGETS + TO_WASTE for cell in self._movable(_NEXT_TO[self.waste[-1] % 52])]
         else:
-            movable = self._movable(need)
-        to_foundations = self._to_foundations
-        for cell in movable:
-            face = cells[cell] % 52
-            base = FIRST_MOVE + cell * TARGETS
-            to_foundations(actions, base, face)
-            if waste_face >= 0 and adjacent(face, waste_face):
-                actions.append(base + TO_WASTE)
-        if waste_face >= 0:
-            self._to_foundations(actions, FIRST_MOVE + WASTE * TARGETS, waste_face)
+            others = None
+        if others:
+            actions += others
+            actions.sort()  # index order
         if self.stock:
             actions.append(TURN)
         elif self.waste and self.redeals_used < self.variant.redeals:
             actions.append(REDEAL)
         return actions
 
-    def _reserve_game_actions(self, alike: bool) -> list[int]:
-        """legal_actions of a reserve game (persian-carpet)."""
-        cells, reserves = self.cells, self.reserves
-        onto: dict[int, list[int]] = {}  # face -> the reserves whose top it fits, in order
+    def foundation_moves(self) -> list[int]:
+        """The legal moves to a foundation, in index order: an available quilt card (either
+        copy), the waste top or a reserve's top whose face a pile takes next (``need``: only
+        its suit's two piles can); what legal_actions lists, and the search asks alone
+        (core/quilt/search.py, ``search_first``)."""
+        need, loc, free = self.need, self.loc, self.free
+        moves = []
+        append = moves.append
+        for pile in range(8):
+            face = need[pile]
+            if face >= 0:
+                cell = loc[face]  # (-1, not in the quilt, reads OFF's 0)
+                if free[cell]:
+                    append(FIRST_MOVE + cell * TARGETS + pile)
+                cell = loc[face + 52]
+                if free[cell]:
+                    append(FIRST_MOVE + cell * TARGETS + pile)
+        if len(moves) > 1:
+            moves.sort()
+        if self.waste:
+            tops = ((WASTE, self.waste),)
+        elif self.variant.has_reserves:
+            tops = zip(range(FIRST_RESERVE, FIRST_RESERVE + RESERVES), self.reserves)
+        else:
+            return moves
+        for source, pile in tops:
+            if pile:
+                face = pile[-1] % 52
+                suit = face // 13
+                if need[UP + suit] == face:
+                    append(FIRST_MOVE + source * TARGETS + UP + suit)
+                if need[DOWN + suit] == face:
+                    append(FIRST_MOVE + source * TARGETS + DOWN + suit)
+        return moves
+
+    def _reserve_moves(self, alike: bool) -> list[int]:
+        """The legal moves onto a reserve (persian-carpet), in no particular order: onto a
+        reserve's top an available quilt card (either copy) or another reserve's top of the
+        same suit, one rank apart; onto an empty reserve any of them (``alike``: onto the first
+        empty reserve only) but a reserve's only card (:meth:`_onto_reserve`)."""
+        reserves, loc, free = self.reserves, self.loc, self.free
+        tops = [pile[-1] % 52 if pile else -1 for pile in reserves]
+        moves = []
+        append = moves.append
         empty = []
         for k in range(RESERVES):
-            pile = reserves[k]
-            if not pile:
-                empty.append(k)
+            top = tops[k]
+            if top < 0:
+                empty.append(TO_RESERVE + k)
                 continue
-            for face in _NEXT_TO[pile[-1] % 52]:
-                fitting = onto.get(face)
-                if fitting is None:
-                    onto[face] = [k]
-                else:
-                    fitting.append(k)
-        if alike:
-            del empty[1:]
-        actions = []
-        append, to_foundations = actions.append, self._to_foundations
-        for cell in compress(_CELL_NUMBERS, self.free):  # the available cards
-            face = cells[cell] % 52
-            fitting = onto.get(face)
-            if fitting is None:
-                fitting = empty  # any of them may go to an empty reserve
-            elif empty:
-                fitting = sorted(fitting + empty)
-            base = FIRST_MOVE + cell * TARGETS
-            to_foundations(actions, base, face)
-            for k in fitting:
-                append(base + TO_RESERVE + k)
-        for k in range(RESERVES):
-            pile = reserves[k]
-            if not pile:
-                continue
-            face = pile[-1] % 52
-            base = FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS
-            to_foundations(actions, base, face)
-            fitting = onto.get(face)
-            # (a reserve's only card never goes to an empty reserve: _onto_reserve)
-            if empty and len(pile) > 1:
-                fitting = sorted(fitting + empty) if fitting else empty
-            if fitting:
-                for j in fitting:
-                    append(base + TO_RESERVE + j)
-        return actions
-
-    def _to_foundations(self, actions: list[int], base: int, face: int) -> None:
-        """Append ``base + pile`` for each foundation pile that takes ``face`` next (only its
-        suit's two piles can: ``need`` holds each pile's own suit), the up pile first."""
-        suit = face // 13
-        if self.need[UP + suit] == face:
-            actions.append(base + UP + suit)
-        if self.need[DOWN + suit] == face:
-            actions.append(base + DOWN + suit)
+            onto = FIRST_MOVE + TO_RESERVE + k
+            for face in _NEXT_TO[top]:
+                cell = loc[face]  # (-1, not in the quilt, reads OFF's 0)
+                if free[cell]:
+                    append(onto + cell * TARGETS)
+                cell = loc[face + 52]
+                if free[cell]:
+                    append(onto + cell * TARGETS)
+                if face in tops:
+                    for j in range(RESERVES):
+                        if tops[j] == face:
+                            append(onto + (FIRST_RESERVE + j) * TARGETS)
+        if empty:
+            if alike:
+                del empty[1:]
+            for target in empty:
+                moves += [FIRST_MOVE + cell * TARGETS + target for cell in compress(_CELL_NUMBERS, free)]
+                moves += [FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS + target for k in range(RESERVES)
+                          if len(reserves[k]) > 1]
+        return moves
 
     def _movable(self, faces) -> list[int]:
         """The cells, in order, of the available quilt cards (either deck's copy) of ``faces``
@@ -492,19 +501,16 @@ class QuiltState(QuiltSearch):
             for pile in reserves:
                 if len(pile) > 1:
                     return True
-        tops = {pile[-1] % 52 for pile in reserves if pile}
-        if not tops.isdisjoint(need):
-            return True
-        wanted = [face for face in need if face >= 0]
-        for face in tops:
-            rank = face % 13
-            if rank != 12:
-                if face + 1 in tops:
-                    return True  # the two tops go onto each other
-                wanted.append(face + 1)
-            if rank:
-                wanted.append(face - 1)
-        return self._any_available(wanted)
+        tops = [pile[-1] % 52 for pile in reserves if pile]
+        loc, free = self.loc, self.free
+        for face in need:  # an available quilt card or a reserve's top to a foundation
+            if face >= 0 and (free[loc[face]] or free[loc[face + 52]] or face in tops):
+                return True
+        for top in tops:  # an available quilt card or another reserve's top onto a reserve's top
+            for face in _NEXT_TO[top]:
+                if free[loc[face]] or free[loc[face + 52]] or face in tops:
+                    return True
+        return False
 
     def update_status(self) -> None:
         if self.on_found == DECK_CARDS:
@@ -537,6 +543,13 @@ class QuiltState(QuiltSearch):
         self.need = list(need)
         self.on_found = on_found
         self.score = on_found - 8
+
+    def copy(self) -> "QuiltState":
+        """A new state in this position, sharing nothing that changes (what the solver works on:
+        core/solver.py, ``working_copy``); cheaper than dealing the deal again."""
+        state = QuiltState(self.variant, None)
+        state.restore(self.snapshot())
+        return state
 
     def layout(self) -> dict:
         found = {

@@ -38,7 +38,9 @@ class QuiltSearch(State):
     def _ranks(self, actions) -> list[int]:
         """:meth:`action_rank` of each of ``actions`` (which this states), what a source's rank
         owes to the source alone (the cards its emptying frees, what a reserve's pile digs to)
-        worked out once for its run of actions (index order puts a source's actions together)."""
+        worked out once for its run of actions (index order puts a source's actions together).
+        A move to a foundation ranks 100 and up, every other action below 60
+        (:meth:`search_first` relies on it)."""
         ranks = []
         append = ranks.append
         reserves, cells = self.reserves, self.cells
@@ -123,6 +125,21 @@ class QuiltSearch(State):
             _ACTIONS.clear()
         _ACTIONS[memo] = tuple(actions)
         return actions
+
+    def search_first(self, order: int = 0) -> int | None:
+        """``search_actions(order)[0]`` where it is a move to a foundation, told without listing
+        and ranking every action (the solver lists the rest only if it comes back here); None
+        where it is not (no foundation move, or another order, whose jitter may put another
+        action first).  Every move to a foundation outranks every other action (:meth:`_ranks`:
+        100 and up against 60 at most), and of equal ranks the first in index order comes first,
+        as the stable sort in :meth:`search_actions` keeps them."""
+        if order:
+            return None
+        moves = self.foundation_moves()
+        if len(moves) < 2:
+            return moves[0] if moves else None
+        ranks = self._ranks(moves)
+        return moves[ranks.index(max(ranks))]
 
     def dead_end(self) -> bool:
         """True when the game can no longer be won (for the search; False may still be a dead
@@ -233,10 +250,12 @@ class QuiltSearch(State):
                     return move_action(loc[face], pile)
                 if free[loc[face + 52]]:
                     return move_action(loc[face + 52], pile)
-                if waste and waste[-1] % 52 == face:
-                    return move_action(WASTE, pile)
+                if waste:
+                    if waste[-1] % 52 == face:
+                        return move_action(WASTE, pile)
+                    continue  # (a stock game: no reserves)
                 if tops is None:
-                    tops = bytes(reserve[-1] % 52 if reserve else 255 for reserve in self.reserves)
+                    tops = bytes([reserve[-1] % 52 if reserve else 255 for reserve in self.reserves])
                 k = tops.find(face)
                 if k >= 0:
                     return move_action(FIRST_RESERVE + k, pile)
