@@ -24,7 +24,7 @@ from carpet.core.quilt import QuiltState
 from carpet.core.quilt import search as quilt_search
 from carpet.core.quilt.board import CELLS, TURN, available_in, free_flags, split
 
-from test_solver import breadth_first, endgames
+from test_solver import breadth_first, endgames, first_dead_end
 
 STOCK_GAMES = ("crazy-quilt", "indian-carpet")
 quick = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -148,17 +148,6 @@ def test_moves_left_out_to_alike_reserves_lead_where_a_kept_one_does(deal, seed)
 
 # --- a position called dead has no win --------------------------------------------------------
 
-def until_dead(state: QuiltState, rng: random.Random, steps: int) -> bool:
-    """Play random actions until the proof speaks (True), the game ends or ``steps`` are played."""
-    for _ in range(steps):
-        if state.status != PLAYING:
-            return False
-        state.apply(rng.choice(state.legal_actions()))
-        if state.status == PLAYING and state.dead_end():
-            return True
-    return False
-
-
 def test_dead_positions_near_the_end_confirmed_breadth_first():
     # positions off a won line, played on at random until the proof speaks, then searched
     # breadth first without it: every one exhausted without a win, each proof among them
@@ -166,7 +155,7 @@ def test_dead_positions_near_the_end_confirmed_breadth_first():
     for game in STOCK_GAMES:
         rng = random.Random(7)
         for state in endgames(game, cuts=(10, 20, 30, 40), walks=6):
-            if until_dead(state, rng, 60):
+            if first_dead_end(state, rng, 60) is not None:
                 assert breadth_first(state, search_key, limit=20_000) is False, game
                 by_proof["waste run" if state.waste_blocked() else "suit relaxed"] += 1
     assert by_proof["waste run"] >= 5 and by_proof["suit relaxed"] >= 5, by_proof
@@ -178,5 +167,5 @@ def test_a_position_called_dead_has_no_win(game, deal, seed):
     # from a deal, played at random until the proof speaks, searched without it (where a
     # search that small can tell)
     state = get_game(game).new_state(parse_deal(str(deal)))
-    if until_dead(state, random.Random(seed), 400):
+    if first_dead_end(state, random.Random(seed), 400) is not None:
         assert breadth_first(state, search_key, limit=3_000) is not True
