@@ -553,7 +553,7 @@ class CarpetState(State):
             return False
         reach = off  # the most ``off`` has been
         stock, drawn = self.stock, self.drawn
-        at = _PLACES[1] if _PLACES[0] is stock else _stock_places(stock)
+        at = _stock_places(stock)
         upto = drawn  # the stock drawn up to here
         tops = [s * 13 + count for s, count in enumerate(self.found)]
         while True:
