@@ -356,6 +356,27 @@ def _wins(state: State, line: list[int]) -> bool:
         state.restore(start)
 
 
+# --- the simple player on one drawn order ---------------------------------------------------
+def simple_seen_action(session: Session) -> int | None:
+    """The simple player's action (core/autoplay.py, ``simple_action``) in one order of the unseen
+    cards drawn from what the player has seen (the first of :meth:`Seen.samples`, the seen hint's
+    first order), or None when it has none.  Drawn afresh at every step from the seen position,
+    so it depends on nothing the player has not seen.  Where nothing is hidden it is the simple
+    player's action on the position itself.  Where the simple player reads nothing hidden (the
+    carpet and grid families' ``auto_action``: the table, the waste and how many cards the stock
+    holds) the drawn order changes nothing and this is the simple player's action; the quilt's
+    look-ahead plays on the drawn order instead of the true one."""
+    from .autoplay import simple_action
+
+    if session.status != PLAYING:
+        return None
+    seen = seen_of(session)
+    if not seen.hidden:
+        return simple_action(session.state)
+    (position, order), = seen.samples(1)
+    return simple_action(position.with_order(order))
+
+
 # --- chances from here ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Chances:
@@ -399,4 +420,4 @@ def chances(seen: Seen, variant, samples: int = CHANCE_SAMPLES, nodes: int = CHA
 
 
 __all__ = ["SAMPLES", "SAMPLE_NODES", "CHANCE_SAMPLES", "CHANCE_NODES", "Seen", "Chances", "seen_of",
-           "seen_of_position", "seen_text", "seen_hint", "position_hint", "chances"]
+           "seen_of_position", "seen_text", "seen_hint", "position_hint", "simple_seen_action", "chances"]
