@@ -28,6 +28,9 @@ This module answers as such a player would, through public APIs only (the positi
    there is no vote: it is named.  Where nothing is hidden it is the full-information hint
    (core/hint.py), which then sees no more than the player.
 4. :func:`chances` (``carpet solve --seen``) counts the samples won, unwinnable and unknown.
+5. :func:`simple_seen_action` (the survey's ``simple-seen`` player) is the simple player's action
+   in the first of those samples: the yardstick that does not peek where the simple player does
+   (the quilt's look-ahead), and the simple player itself where it reads nothing hidden.
 
 Like the full hint, it never names an action that brings back a position of this attempt
 while another exists.  Whether an action does is read on the true position, but it never
@@ -319,10 +322,16 @@ def _look_ahead_vote(drawn, candidates: list[int], nodes: int) -> int:
     is the answer (ties, and no vote for any kept action, to the first in the candidates' order).
     The look-ahead wins, or else reaches the highest score, on its sample's stock: each vote is
     what a player who peeked would play were the stock that order, and the answer what most of
-    the orders agree on."""
+    the orders agree on.
+
+    Counting and voting stop as soon as the answer is settled, which changes nothing: an action's
+    count stops once it exceeds the fewest so far (it cannot be kept), and the vote once no
+    other kept action can overtake the leader in the votes left (nor tie it from before it in
+    the candidates' order)."""
     from .autoplay import best_action
 
     dead = {}
+    fewest = len(drawn) + 1
     for action in candidates:
         count = 0
         for _, _, state in drawn:
@@ -330,17 +339,35 @@ def _look_ahead_vote(drawn, candidates: list[int], nodes: int) -> int:
             state.apply(action)
             count += state.status == LOST or (state.status == PLAYING and state.dead_end())
             state.restore(start)
+            if count > fewest:  # it cannot be kept: its true count is more still
+                break
         dead[action] = count
-    fewest = min(dead.values())
+        fewest = min(fewest, count)
     candidates = [action for action in candidates if dead[action] == fewest]
     if len(candidates) == 1:
         return candidates[0]
     votes = dict.fromkeys(candidates, 0)
-    for _, _, state in drawn[:LOOKAHEAD_VOTES]:
+    voters = drawn[:LOOKAHEAD_VOTES]
+    for done, (_, _, state) in enumerate(voters, 1):
         named = best_action(state, nodes)
         if named in votes:
             votes[named] += 1
+        if _settled(candidates, votes, len(voters) - done):
+            break
     return max(candidates, key=votes.__getitem__)  # (max keeps the first of equals)
+
+
+def _settled(candidates: list[int], votes: dict[int, int], left: int) -> bool:
+    """Whether ``left`` more votes can change the first action with the most votes: no other
+    could pass it, nor draw level from before it in ``candidates``."""
+    leader = max(candidates, key=votes.__getitem__)
+    ahead = True  # whether the action looked at comes before the leader
+    for action in candidates:
+        if action == leader:
+            ahead = False
+        elif votes[action] + left > votes[leader] or (ahead and votes[action] + left == votes[leader]):
+            return False
+    return True
 
 
 def _wins(state: State, line: list[int]) -> bool:
