@@ -5,7 +5,8 @@ and per-sample budgets, interleaved deal by deal, on deals no test uses.
 
 VOTES, the quilt family's look-ahead votes (core/seen.py, ``LOOKAHEAD_VOTES``), is the module's
 when not given.  Prints, per setting, the games won, the median and 90th percentile of CPU per
-game (s) and the median CPU per hint (ms).  Not a test: the figures in docs/rules.md and the README come from it.
+game (s) and the median CPU per hint (ms).  Not a test: the figures in docs/rules.md and the
+README come from it.
 """
 
 import statistics

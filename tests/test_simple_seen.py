@@ -84,7 +84,8 @@ def test_in_the_quilt_it_is_not_the_simple_player_and_is_deterministic():
     for number in (9306, 9307):
         deal = parse_deal(str(number))
         runs = [Session(variant, deal) for _ in range(3)]
-        played = [get_player(name).function()(s, None) for name, s in zip(("simple-seen", "simple-seen", "simple"), runs)]
+        names = ("simple-seen", "simple-seen", "simple")
+        played = [get_player(name).function()(s, None) for name, s in zip(names, runs)]
         assert played[0] == played[1] and runs[0].events == runs[1].events
         differ += runs[0].events != runs[2].events
     assert differ
