@@ -28,9 +28,10 @@ def survey(args: Annotated[Optional[list[str]], typer.Argument(
                "--deals", help="The deal numbers, a range like 1-100000 (or one number).",
                show_default=False)] = None,
            player: Annotated[str, typer.Option(
-               "--player", metavar="[simple|hint|seen|solve]", autocompletion=lambda: _player_names(),
+               "--player", metavar="[simple|hint|seen|solve|simple-seen]", autocompletion=lambda: _player_names(),
                help="simple (the built-in player), hint (follows the hint), seen (follows the hint that sees "
-               "only what the player has seen) or solve (the solver, --nodes per deal).")] = "simple",
+               "only what the player has seen), solve (the solver, --nodes per deal) or simple-seen (the "
+               "built-in player, choosing on an order of the unseen cards drawn from what it has seen).")] = "simple",
            nodes: Annotated[Optional[int], typer.Option(
                "--nodes", min=1, max=MOST_NODES, help="The solver's node budget per deal (solve only; default: the "
                "solver's own).", show_default=False)] = None,

@@ -7,10 +7,15 @@ for players that have none), plays or searches, and says how the deal came out:
 - ``hint``: follows the hint (:func:`carpet.core.hint.hint_action`) until the game ends or the hint names nothing;
 - ``seen``: follows the seen hint (:func:`carpet.core.seen.seen_hint`: only what the player
   has seen) the same way;
-- ``solve``: the solver (:func:`carpet.core.solver.solve`) with a node budget.
+- ``solve``: the solver (:func:`carpet.core.solver.solve`) with a node budget;
+- ``simple-seen``: the simple player's choice made on one order of the unseen cards drawn from
+  what the player has seen (:func:`carpet.core.seen.simple_seen_action`), drawn afresh at every
+  step.  It is ``simple`` wherever the simple player reads nothing hidden (the carpet and grid
+  families); in the quilt family, whose simple player's look-ahead reads the true stock, it is
+  the yardstick that does not peek.
 
-A player's loss is not a proof: ``simple`` and ``hint`` end ``won`` or ``lost``; only the
-solver proves a deal ``unwinnable``, and says ``unknown`` when its budget ran out first.
+A player's loss is not a proof: ``simple``, ``hint``, ``seen`` and ``simple-seen`` end ``won`` or
+``lost``; only the solver proves a deal ``unwinnable``, and says ``unknown`` when its budget ran out first.
 
 A player is found by name in :data:`PLAYERS` and its function by import path, so that a
 worker process (or a Dask worker on another machine) finds the same function from the name
@@ -125,6 +130,15 @@ def seen(session: Session, budget: int | None = None) -> Played:
     return _ended(session, play_out(session, ACTION_CAP, choose=choose))
 
 
+def simple_seen(session: Session, budget: int | None = None) -> Played:
+    """The simple player on an order of the unseen cards drawn from what it has seen
+    (core/seen.py, ``simple_seen_action``): the fair yardstick where the simple player peeks."""
+    from .autoplay import play_out
+    from .seen import simple_seen_action
+
+    return _ended(session, play_out(session, ACTION_CAP, choose=simple_seen_action))
+
+
 def solve(session: Session, budget: int | None = None) -> Played:
     """The solver, within ``budget`` nodes (its default when None)."""
     from .solver import DEFAULT_NODES, solve as solver
@@ -139,4 +153,6 @@ PLAYERS: dict[str, Player] = {
     "hint": Player("hint", f"{__name__}:hint", "follows the hint until the game ends"),
     "seen": Player("seen", f"{__name__}:seen", "follows the hint that sees only what the player has seen"),
     "solve": Player("solve", f"{__name__}:solve", "the solver, --nodes per deal", budget=True),
+    "simple-seen": Player("simple-seen", f"{__name__}:simple_seen", "the simple player, choosing on an order "
+                          "of the unseen cards drawn from what it has seen", default_chunk=10),
 }

@@ -65,7 +65,9 @@ order: it plays each such action in each of the 16 orders and keeps the actions 
 fewest orders are lost or a dead end by the family's own test (a proof that no win is left, the
 solver's; one such action alone is named), then asks the built-in player's look-ahead (600 nodes)
 in each of the first 4 orders and names the kept action it picks in most of them (ties to the
-first in the family's order). So the answer depends only
+first in the family's order); the counting and the vote stop as soon as the answer is settled
+(an action whose count already exceeds the fewest cannot be kept; a vote no other kept action can
+still win or tie from before it in the family's order), which changes no answer. So the answer depends only
 on what the player has seen: two positions that differ only in the order of unseen cards get
 the same hint, and a position typed with its stock's cards named or written `??` gets the same
 hint (a typed position has no attempt behind it: its whole stock counts as unseen). Why these
@@ -84,6 +86,22 @@ look-ahead reads the true stock, won 11. Counting dead ends over 16 orders won 6
 deals, and adding the look-ahead's vote in 4 orders 7; over crazy-quilt 3001-3083 it won 20
 where the built-in player won 27, at about 4 s of CPU a game at the median (the README, "Fair
 win rates", has the surveys).
+
+The fair yardstick **(decision)**: the survey's `simple` player is the built-in one (`carpet
+autoplay`, kept as it was so that recorded games replay byte for byte). In the carpet and grid
+families it reads the table, the waste and how many cards the stock holds, never the stock's
+order nor what a shuffle will deal; in the quilt family it is a look-ahead (600 nodes) played on
+the true position, which turns the true stock: it peeks. `carpet survey GAME --player
+simple-seen` is that player seeing only what the player has seen: at every step it draws one
+order of the unseen cards consistent with the seen position (the first of the seen hint's
+orders, from the same generator seeded by what was seen) and makes the simple player's choice
+in it; with nothing hidden, the choice on the position itself. Where the simple player reads
+nothing hidden the drawn order changes nothing and it plays exactly as `simple` (tested on the
+carpet family and on grid games with and without shuffles), so it differs only in the quilt
+family, during the first pass, and there it is the yardstick a seen player is to beat: it
+knows what a player knows and plays as simply as the built-in player. On crazy-quilt deals
+3001-3100 it won 8, the seen player 22 and the built-in player 31; on indian-carpet 3001-3100
+61, 82 and 87 (the README, "Fair win rates").
 `carpet solve --seen` counts the orders won, unwinnable and unknown over 100 sampled orders
 (20,000 nodes each), with a 95 % Wilson interval.
 """

@@ -264,3 +264,24 @@ def test_one_action_worth_trying_is_named_without_a_vote(monkeypatch):
     session = Session(get_game("carpet-foster"), parse_deal("9117"))
     play_out(session, 5000, choose=seen_hint)
     assert votes and all(len(candidates) >= 2 for candidates, *_ in votes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(votes=st.lists(st.integers(0, 4), min_size=2, max_size=5), left=st.integers(0, 3))
+def test_the_quilt_vote_stops_exactly_when_no_votes_left_could_change_its_answer(votes, left):
+    """``_settled`` against every way the votes left could fall (on any kept action, or none)."""
+    from itertools import product
+
+    from carpet.core.seen import _settled
+
+    candidates = list(range(10, 10 + len(votes)))
+    counted = dict(zip(candidates, votes))
+    first = max(candidates, key=counted.__getitem__)
+    answers = set()
+    for falls in product(candidates + [None], repeat=left):
+        after = dict(counted)
+        for action in falls:
+            if action is not None:
+                after[action] += 1
+        answers.add(max(candidates, key=after.__getitem__))
+    assert _settled(candidates, counted, left) == (answers == {first}), (counted, left, answers)
