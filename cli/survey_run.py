@@ -124,7 +124,9 @@ def run_pool(tasks: Iterable[Task], done: Callable[[list[Row]], None], jobs: int
         # Ctrl-C or a failure: the chunks in flight are lost, and the workers stop now
         for process in list(getattr(pool, "_processes", {}).values()):
             process.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        # and the pool's manager thread ends before this returns: left running, it could close the
+        # pool's wake-up pipe just as Python's exit handler wrote to it (a traceback at exit, seen under load)
+        pool.shutdown(wait=True, cancel_futures=True)
         raise
     else:
         pool.shutdown()
