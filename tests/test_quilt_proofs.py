@@ -23,6 +23,7 @@ from carpet.core.game import PLAYING
 from carpet.core.quilt import QuiltState
 from carpet.core.quilt import search as quilt_search
 from carpet.core.quilt.board import CELLS, TURN, available_in, free_flags, split
+from carpet.core.quilt.search import QUILT_UNLOCKED
 
 from test_solver import breadth_first, endgames, first_dead_end
 
@@ -98,16 +99,22 @@ def test_kept_verdicts_keys_and_faces_match_a_fresh_look(game, deal, seed):
 
 def test_a_suit_passed_is_asked_again_once_one_of_its_cards_moves():
     state = get_game("crazy-quilt").new_state(parse_deal("3"))
-    assert not state.dead_end() and state.unstuck == 15
+    everything = 15 | QUILT_UNLOCKED
+    assert not state.dead_end() and state.unstuck == everything
     state.apply(TURN)
     turned = state.waste[-1] % 52 // 13
-    assert state.unstuck == 15 & ~(1 << turned)  # the turned card's suit only
-    assert not state.dead_end() and state.unstuck == 15
+    assert state.unstuck == everything & ~(1 << turned)  # the turned card's suit only (a turn keeps the quilt's bit)
+    assert not state.dead_end() and state.unstuck == everything
     snap = state.snapshot()
     state.apply(TURN)
-    assert state.unstuck != 15
+    assert state.unstuck != everything
     state.restore(snap)
-    assert state.unstuck == 15  # a restore brings back what was known there
+    assert state.unstuck == everything  # a restore brings back what was known there
+    # a card to a foundation clears its suit's bit and the quilt's
+    up = state.foundation_moves()[0]
+    suit = state.top(split(up)[0]) % 52 // 13
+    state.apply(up)
+    assert state.unstuck == everything & ~(1 << suit) & ~QUILT_UNLOCKED
 
 
 @quick
