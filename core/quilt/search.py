@@ -149,8 +149,10 @@ class QuiltSearch(State):
         """True when the game can no longer be won (for the search; False may still be a dead
         end): some suit's waste cards are blocked for good (:meth:`_run_blocked`), or the suit
         could not be finished even if every quilt card were free to play at any time
-        (:func:`_suit_stuck`).  Each suit's tests depend on its own cards alone, so a suit
-        that passed them stays passed (``unstuck``) until one of its cards moves."""
+        (:func:`_suit_stuck`), or some quilt card can never leave the quilt
+        (:meth:`_quilt_locked`).  Each suit's tests depend on its own cards alone, so a suit
+        that passed them stays passed (``unstuck``) until one of its cards moves; the quilt
+        lock test stays passed (bit QUILT_UNLOCKED) until a card goes to a foundation."""
         if self.variant.has_reserves:
             return False
         unstuck = self.unstuck
