@@ -276,7 +276,15 @@ class QuiltState(QuiltSearch):
         return card
 
     def _found_push(self, pile: int, card: int) -> None:
-        self.unstuck &= ~QUILT_UNLOCKED  # (the one kind of move that may lock the quilt)
+        # the one kind of move that may lock the quilt (core/quilt/search.py, _quilt_locked),
+        # unless the card's other copy is in the stock or the waste: whatever the test counted
+        # this card for (a copy of its face for the other pile, a waste card to build on), it
+        # counts that copy for from the start
+        other = card + 52 if card < 52 else card - 52
+        other_need = self.need[pile + 4 if pile < DOWN else pile - 4]
+        rank = card % 13
+        if self.loc[other] >= 0 or other_need < 0 or (other_need % 13 < rank if pile < DOWN else other_need % 13 > rank):
+            self.unstuck &= ~QUILT_UNLOCKED  # (the other copy in the quilt, or on the other pile)
         found = self.found[pile] + (card,)
         self.found[pile] = found
         if len(found) >= 13:
