@@ -1,7 +1,9 @@
 """The quilt family's dead-end proofs (core/quilt/search.py), cross-checked against searches without them.
 
-Two proofs: a suit's waste cards blocked for good in the last pass (``_run_blocked``), and a suit
-that could not be finished even with every quilt card free (``_suit_stuck``).  A position either
+Three proofs: a suit's waste cards blocked for good in the last pass (``_run_blocked``), a suit
+that could not be finished even with every quilt card free (``_suit_stuck``), and a quilt card
+that can never leave the quilt (``_quilt_locked``; on small end games laid out at random, on
+issue 25's example, and never on a winning line found without it).  A position any
 calls dead has no win by a plain breadth-first search (tests/test_solver.py: every legal action,
 no pruning, no order).  The state keeps what the search worked out about its position (the suits
 that passed, ``unstuck``; the key, ``keyed``; the quilt by faces, ``faces``): along any line,
@@ -15,14 +17,17 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from carpet.core import get_game, parse_deal
+from carpet.core import Session, get_game, parse_deal
 from carpet.core.game import PLAYING
 from carpet.core.quilt import QuiltState
 from carpet.core.quilt import search as quilt_search
 from carpet.core.quilt.board import CELLS, TURN, available_in, free_flags, split
+from carpet.core.quilt.search import QUILT_UNLOCKED, QuiltSearch
+from carpet.core.solver import solve
 
 from test_solver import breadth_first, endgames, first_dead_end
 
@@ -98,16 +103,22 @@ def test_kept_verdicts_keys_and_faces_match_a_fresh_look(game, deal, seed):
 
 def test_a_suit_passed_is_asked_again_once_one_of_its_cards_moves():
     state = get_game("crazy-quilt").new_state(parse_deal("3"))
-    assert not state.dead_end() and state.unstuck == 15
+    everything = 15 | QUILT_UNLOCKED
+    assert not state.dead_end() and state.unstuck == everything
     state.apply(TURN)
     turned = state.waste[-1] % 52 // 13
-    assert state.unstuck == 15 & ~(1 << turned)  # the turned card's suit only
-    assert not state.dead_end() and state.unstuck == 15
+    assert state.unstuck == everything & ~(1 << turned)  # the turned card's suit only (a turn keeps the quilt's bit)
+    assert not state.dead_end() and state.unstuck == everything
     snap = state.snapshot()
     state.apply(TURN)
-    assert state.unstuck != 15
+    assert state.unstuck != everything
     state.restore(snap)
-    assert state.unstuck == 15  # a restore brings back what was known there
+    assert state.unstuck == everything  # a restore brings back what was known there
+    # a card to a foundation clears its suit's bit and the quilt's
+    up = state.foundation_moves()[0]
+    suit = state.top(split(up)[0]) % 52 // 13
+    state.apply(up)
+    assert state.unstuck == everything & ~(1 << suit) & ~QUILT_UNLOCKED
 
 
 @quick
@@ -169,3 +180,92 @@ def test_a_position_called_dead_has_no_win(game, deal, seed):
     state = get_game(game).new_state(parse_deal(str(deal)))
     if first_dead_end(state, random.Random(seed), 400) is not None:
         assert breadth_first(state, search_key, limit=3_000) is not True
+
+
+# --- the quilt lock: a card that can never leave the quilt ------------------------------------
+
+def undealt(game: str, rng: random.Random, cards: int, redeals_used: int) -> QuiltState:
+    """A stock game near its end: every pile complete but for ``cards`` cards taken off the top
+    of two or three random piles (a suit's cards together: they decide each other's way up),
+    laid back at random in a corner of the quilt (3 by 3 cells, where they block each other),
+    in the stock or on the waste."""
+    piles = [list(range(s * 13, s * 13 + 12)) + [s * 13 + 12 + 52] for s in range(4)]  # up: A..Q, the other K
+    piles += [[s * 13 + 12] + [s * 13 + r + 52 for r in range(11, -1, -1)] for s in range(4)]  # down: K, Q..A
+    taken_from = rng.sample(piles, rng.choice((2, 3)))
+    corner = [row * 8 + col for row in range(1, 4) for col in range(1, 4)]
+    rng.shuffle(corner)
+    quilt, stock, waste = [None] * CELLS, [], []
+    for _ in range(cards):
+        pile = rng.choice([p for p in taken_from if len(p) > 1])
+        card = pile.pop()
+        place = rng.random()
+        if place < 0.7 and corner:
+            quilt[corner.pop()] = card
+        elif place < 0.8:
+            stock.append(card)
+        else:
+            waste.append(card)
+    variant = get_game(game)
+    return QuiltState.arranged(variant, quilt=quilt, stock=stock, waste=waste, foundations=piles,
+                               redeals_used=min(redeals_used, variant.redeals))
+
+
+def test_issue_25s_example_a_jack_under_its_queen_and_its_king():
+    # the diamonds' up pile needs the jack, which lies under the queen and the king, both to go
+    # up after it (the other queen and the other jack are on the down pile already): no card can
+    # take the queen or the king on the waste, so the jack never comes free.  Each suit alone
+    # could finish (its quilt cards free at any time); the quilt lock sees it
+    piles = [list(range(0, 11)), list(range(13, 25)) + [77], list(range(26, 38)) + [90], list(range(39, 49))]
+    piles += [[s * 13 + 12] + [s * 13 + r + 52 for r in range(11, -1, -1)] for s in range(3)]
+    piles.append([51] + [39 + r + 52 for r in range(11, 0, -1)])  # K, Q..2: the deck-1 ace still out
+    quilt = [None] * CELLS
+    quilt[44], quilt[52], quilt[60] = 50, 49, 103  # f5 QD, g5 JD (vertical: f5 and h5 on its short sides), h5 KD
+    state = QuiltState.arranged(get_game("crazy-quilt"), quilt=quilt, stock=[11, 64, 91], foundations=piles)
+    assert state.status == PLAYING and sorted(state.all_cards()) == list(range(104))
+    assert state._quilt_locked() and state.dead_end()
+    state.unstuck = QUILT_UNLOCKED  # the other tests alone: no proof
+    assert not state.dead_end()
+    assert breadth_first(state, search_key, limit=20_000) is False
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(STOCK_GAMES), seed=st.integers(0, 2**32), cards=st.integers(3, 12),
+       redeals_used=st.integers(0, 2))
+def test_a_quilt_called_locked_has_no_win(game, seed, cards, redeals_used):
+    # small end games, searched breadth first without any proof: locked means no win
+    state = undealt(game, random.Random(seed), cards, redeals_used)
+    if state.status == PLAYING and state._quilt_locked():
+        assert breadth_first(state, search_key, limit=50_000) is False
+
+
+def test_the_quilt_lock_fires_on_small_end_games_and_only_where_nothing_wins():
+    # the property above, over a fixed sample, and counted: the lock speaks often, and every
+    # position it calls locked is lost; of the rest some are won
+    rng = random.Random(25)
+    locked = won = 0
+    for k in range(400):
+        state = undealt(STOCK_GAMES[k % 2], rng, 4 + k % 9, k % 3)
+        if state.status != PLAYING:
+            continue
+        answer = breadth_first(state, search_key, limit=50_000)
+        if state._quilt_locked():
+            assert answer is False
+            locked += 1
+        won += answer is True
+    assert locked >= 5 and won >= 100, (locked, won)
+
+
+def test_no_position_of_a_winning_line_is_called_locked():
+    # wins found with the lock switched off: no position on them is locked
+    for game, deals in (("crazy-quilt", (1, 2, 3, 4)), ("indian-carpet", (1, 2, 3))):
+        for deal in deals:
+            session = Session(get_game(game), parse_deal(str(deal)))
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(QuiltSearch, "_quilt_locked", lambda self: False)
+                solution = solve(session, nodes=100_000)
+            if solution.result != "won":
+                continue
+            state = get_game(game).new_state(parse_deal(str(deal)))
+            for action in solution.line:
+                state.apply(action)
+                assert state.status != PLAYING or not state._quilt_locked(), (game, deal)

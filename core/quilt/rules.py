@@ -25,13 +25,14 @@ from .board import (ACTION_COUNT, BASES, CELL_TO_FOUNDATION, CELL_TO_RESERVE, CE
                     REDEAL, RESERVE_TO_FOUNDATION, RESERVE_TO_RESERVE, RESERVES, ROWS, TARGETS, TO_RESERVE, TO_WASTE,
                     TOUCHING, TURN, TURN_KIND, UP, UP_BASES, WASTE, WASTE_TO_FOUNDATION, adjacent,
                     cell_name, free_flags, orientation, pile_name, source_name, split, target_name)
-from .search import QuiltSearch
+from .search import QUILT_UNLOCKED, QuiltSearch
 
 _BASES = bytes(sorted(BASES))  # card ids are bytes: the deal drops the bases by bytes.translate
 # what a pile holding its base alone takes next: the up piles the two, the down piles the queen
 _FIRST_NEED = tuple(base + 1 for base in UP_BASES) + tuple(base - 1 for base in DOWN_BASES)
 # card id -> the mask ``unstuck`` is and-ed with when the card moves: its suit's bit cleared
-_CLEAR_SUIT = tuple(15 & ~(1 << (card % 52 // 13)) for card in range(DECK_CARDS))
+# (the quilt's bit, QUILT_UNLOCKED, kept: a card to a foundation clears it, _found_push)
+_CLEAR_SUIT = tuple(31 & ~(1 << (card % 52 // 13)) for card in range(DECK_CARDS))
 _CELL_NUMBERS = range(CELLS)
 # face -> the faces that go onto it on the waste or a reserve (and it onto them)
 _NEXT_TO = tuple(tuple(other for other in (face - 1, face + 1) if 0 <= other < 52 and adjacent(face, other))
@@ -59,7 +60,9 @@ class QuiltState(QuiltSearch):
     bytearray: each cell's face + 1, 0 for a hole, OFF's 0 included); ``keyed`` the search
     key of this position once worked out (None until then: every transition and a restore
     clear it); ``unstuck`` a mask of the suits (bit ``suit``) whose dead-end tests passed in
-    this position (a transition that moves a suit's card clears its bit, a redeal all of them).
+    this position (a transition that moves a suit's card clears its bit, a redeal all of them),
+    and of the quilt lock test (bit ``QUILT_UNLOCKED``, core/quilt/search.py: only a card to a
+    foundation clears it).
     """
 
     __slots__ = ("cells", "stock", "waste", "found", "reserves", "loc", "need", "in_quilt",
@@ -242,7 +245,7 @@ class QuiltState(QuiltSearch):
         self.stock = self.waste[::-1]
         self.waste = ()
         self.redeals_used += 1
-        self.unstuck = 0
+        self.unstuck &= QUILT_UNLOCKED  # (the lock test counts stock and waste cards alike)
         self.keyed = None
         self.update_status()
         return True
@@ -273,6 +276,15 @@ class QuiltState(QuiltSearch):
         return card
 
     def _found_push(self, pile: int, card: int) -> None:
+        # the one kind of move that may lock the quilt (core/quilt/search.py, _quilt_locked),
+        # unless the card's other copy is in the stock or the waste: whatever the test counted
+        # this card for (a copy of its face for the other pile, a waste card to build on), it
+        # counts that copy for from the start
+        other = card + 52 if card < 52 else card - 52
+        other_need = self.need[pile + 4 if pile < DOWN else pile - 4]
+        rank = card % 13
+        if self.loc[other] >= 0 or other_need < 0 or (other_need % 13 < rank if pile < DOWN else other_need % 13 > rank):
+            self.unstuck &= ~QUILT_UNLOCKED  # (the other copy in the quilt, or on the other pile)
         found = self.found[pile] + (card,)
         self.found[pile] = found
         if len(found) >= 13:

@@ -19,6 +19,10 @@ _CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 25
                     for s in range(4))
 _IN_QUILT = (1,) * CELLS + (0,)  # a card's cell (loc) -> 1 when it lies in the quilt; -1 (not there) -> 0
 _FACE_TABLE = bytes(b % 52 if b < DECK_CARDS else b for b in range(256))  # card id -> face, for translate
+#: the bit of ``unstuck`` (above the four suits') saying the quilt lock test (_quilt_locked) passed
+#: and nothing since can have changed its answer: a card to a waste or a turn keeps it (the test
+#: counts a card leaving the quilt, and stock and waste cards alike), a card to a foundation not
+QUILT_UNLOCKED = 16
 _REDEALS_USED = tuple(bytes((n,)) for n in range(256))  # a count as one byte, made once
 
 # cell -> (n, n's other short-side neighbour) for each quilt cell n whose short side touches it
@@ -145,12 +149,14 @@ class QuiltSearch(State):
         """True when the game can no longer be won (for the search; False may still be a dead
         end): some suit's waste cards are blocked for good (:meth:`_run_blocked`), or the suit
         could not be finished even if every quilt card were free to play at any time
-        (:func:`_suit_stuck`).  Each suit's tests depend on its own cards alone, so a suit
-        that passed them stays passed (``unstuck``) until one of its cards moves."""
+        (:func:`_suit_stuck`), or some quilt card can never leave the quilt
+        (:meth:`_quilt_locked`).  Each suit's tests depend on its own cards alone, so a suit
+        that passed them stays passed (``unstuck``) until one of its cards moves; the quilt
+        lock test stays passed (bit QUILT_UNLOCKED) until a card goes to a foundation."""
         if self.variant.has_reserves:
             return False
         unstuck = self.unstuck
-        if unstuck == 15:
+        if unstuck == 31:
             return False
         redeals = self.variant.redeals - self.redeals_used
         waste, stock, loc, need = bytes(self.waste), None, self.loc, self.need
@@ -174,8 +180,88 @@ class QuiltSearch(State):
                                in_stock, redeals):
                     return True
             unstuck |= 1 << suit
+        if not unstuck & QUILT_UNLOCKED:
+            if self._quilt_locked():
+                return True
+            unstuck |= QUILT_UNLOCKED
         self.unstuck = unstuck
         return False
+
+    def _quilt_locked(self) -> bool:
+        """Whether some quilt card can never leave the quilt (then the game is lost).
+
+        Worked out as the least set of quilt cards that may ever leave, grown until it stays
+        the same: a card may leave once one of its short sides may be bare (a hole, the edge,
+        or a card that may leave) and it may go somewhere, which is (a) up or down its suit's
+        pile, where each rank the pile needs before it has a copy that may turn up (in the
+        stock or the waste, or a quilt card that may leave), or (b) onto the waste, where a card
+        of its suit one rank apart may turn up.  Every card that really leaves meets these when
+        it does (each card that left before it is in the set), so the set holds every card that
+        ever leaves: a card outside it stays, and a win needs every card up.  (Issue 25's
+        example: a jack under both its queen and its king, both to go up after it, and no
+        other jack or queen outside the quilt to take them on the waste.)
+        """
+        cells, need = self.cells, self.need
+        have = bytearray(52)  # copies of each face that may turn up: stock, waste, then quilt cards freed
+        for card in self.stock:
+            have[card % 52] += 1
+        for card in self.waste:
+            have[card % 52] += 1
+        bare = self.faces.translate(_BARE)  # 1 where a cell is bare or its card may leave (OFF bare)
+        # each card is looked at once, then again only when what it waits for comes: a cell of
+        # its short sides bared (``on_cell``), a first copy of a face it may need (``on_face``)
+        on_cell: dict = {}
+        on_face: dict = {}
+        todo = [cell for cell in range(CELLS) if cells[cell] >= 0]
+        left = len(todo)
+        while todo:
+            cell = todo.pop()
+            if bare[cell]:
+                continue  # (woken twice: already out)
+            n1, n2 = _N1[cell], _N2[cell]
+            if not (bare[n1] or bare[n2]):
+                on_cell.setdefault(n1, []).append(cell)
+                on_cell.setdefault(n2, []).append(cell)
+                continue
+            face = cells[cell] % 52
+            suit, rank = divmod(face, 13)
+            base = 13 * suit
+            # the first rank the up pile lacks a copy of before this card (none: it may go up),
+            # and the same going down
+            up, down, lacks = need[UP + suit], need[DOWN + suit], []
+            if 0 <= up and up % 13 <= rank:
+                k = have.find(0, up, base + rank)
+                if k < 0:
+                    lacks = None
+                else:
+                    lacks.append(k)
+            if lacks is not None and rank <= down % 13 and down >= 0:
+                k = have.find(0, base + rank + 1, down + 1)
+                if k < 0:
+                    lacks = None
+                else:
+                    lacks.append(k)
+            if lacks is not None and ((rank and have[face - 1]) or (rank < 12 and have[face + 1])):
+                lacks = None  # onto the waste
+            if lacks is not None:
+                if rank:
+                    lacks.append(face - 1)
+                if rank < 12:
+                    lacks.append(face + 1)
+                for k in lacks:
+                    on_face.setdefault(k, []).append(cell)
+                continue
+            bare[cell] = 1
+            left -= 1
+            woken = on_cell.pop(cell, None)
+            if woken:
+                todo += woken
+            have[face] += 1
+            if have[face] == 1:
+                woken = on_face.pop(face, None)
+                if woken:
+                    todo += woken
+        return left > 0  # a card that may never leave
 
     def waste_blocked(self) -> bool:
         """Whether the waste is blocked for good in the last pass (:meth:`_run_blocked`, for
@@ -279,6 +365,8 @@ _STUCK: dict = {}
 #: positions _suit_stuck may look at before it gives up (and says "not stuck")
 _STUCK_BUDGET = 20000
 _LESS = (b"", b"\x00", b"\x01")  # a count, less one, as bytes
+_BARE = bytes((1,)) + bytes(255)  # a cell's face + 1 -> 1 when it holds no card (_quilt_locked)
+
 
 
 def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, redeals: int) -> bool:
