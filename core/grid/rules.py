@@ -42,7 +42,7 @@ _PLUS_ONE = tuple(range(1, 105)) + (0,)  # card id -> id + 1 (position_bytes); E
 _FACE_BYTES = bytes(b % 52 + 1 if b < 104 else 0 for b in range(256))
 _SIGNED = array("b")  # copied, then filled: the cells as signed bytes
 ROW_NAMES = "abcdefghijklmnop"
-_RANK_OFFSET = 64  # GridState.search_actions: a move's rank (-17..27) plus this is never negative
+_RANK_OFFSET = 64  # GridState.search_actions: a move's rank (-29..27) plus this is never negative
 # the cells the family's notation names (a0..d13, the largest board of its games): one of them
 # that a game's board lacks is an illegal action there, anything else no action at all
 NOTATION_ROWS, NOTATION_COLS = 4, 14
@@ -604,6 +604,12 @@ class GridState(State):
         leaves behind a cell nothing can fill (right of a king or a gap) after one that does
         not, and where nothing locks, a move that takes a card from its predecessor in suit or
         out of a prefix after one that puts it beside its predecessor.
+
+        Where neither a redeal nor a lock ever clears the cell after a prefix (Spaces and Aces),
+        only moving its card away does: a move that takes that card away ranks just after a
+        move that lengthens a prefix, and a move that empties a cell such a card fits (beside
+        a lower card of its suit) comes next.  Measured on Spaces and Aces' deals 3001-3040 at
+        the default budget: 26 won of 40 without these two, far more with them (README).
         """
         if self.status != PLAYING:
             return []
@@ -613,6 +619,17 @@ class GridState(State):
         # each move as one int, (rank + _RANK_OFFSET) << 16 | action: sorted as (rank, action)
         first, move = _RANK_OFFSET << 16, v.move
         ranked = []
+        # clearing by hand (see above): the highest rank of each suit's cards that sit in the cell
+        # after a prefix (-1: none), and whether any does
+        clear = not locking and v.redeals == 0
+        blocking = [-1, -1, -1, -1]
+        if clear:
+            for row, length in enumerate(prefix):
+                if 0 < length < 13:
+                    blocker = cells[row * cols + length]
+                    if blocker != EMPTY and blocker % 13 > blocking[blocker % 52 // 13]:
+                        blocking[blocker % 52 // 13] = blocker % 13
+            clear = blocking != [-1, -1, -1, -1]
         for cell in self.gaps:  # card_moves(), its actions made here, each with its rank
             row = cell // cols
             col = cell - row * cols
@@ -640,6 +657,13 @@ class GridState(State):
                         rank += 8  # it takes a card out of a prefix
                     if follows:
                         rank -= 1
+                    if clear:
+                        if scol == prefix[srow] and scol:
+                            rank -= 8  # it clears the cell after a prefix
+                        if scol:
+                            behind = cells[source - 1]
+                            if behind != EMPTY and behind % 13 < blocking[behind % 52 // 13]:
+                                rank -= 4  # a card that sits after a prefix will fit where it leaves
                 ranked.append((rank << 16) + first + move(card, cell))
         ranked.sort()
         actions = [ranked_action & 0xFFFF for ranked_action in ranked]
