@@ -18,7 +18,8 @@ from carpet.core.game import PLAYING
 from carpet.core.grid import EMPTY, GridState
 from carpet.core.solver import solve
 
-from test_solver import QUICK_WINS, breadth_first, endgames, exact_key, first_dead_end, play_at_random
+from test_solver import (QUICK_WINS, breadth_first, endgames, exact_key, first_dead_end, play_at_random,
+                         replays_to_a_win)
 
 GAME = "spaces-and-aces"
 quick = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -140,3 +141,31 @@ def test_solver_answers_near_the_end_agree_with_breadth_first():
         assert solve(here, nodes=2_000_000).result == ("won" if truth else "unwinnable")
         answers.append(truth)
     assert answers.count(True) >= 3 and answers.count(False) >= 1
+
+
+# --- the search order where only a move clears the cell after a prefix -------------------------
+
+# a: A♠ then 6♥ in the cell after its prefix; b: A♥ 3♥ 2♥ 4♥, a gap, 5♥ 7♥ .. K♥; c, d finished
+CLEARING = [["AS", "6H"] + [f"{r}S" for r in "23456789TJQK"],
+            ["AH", "3H", "2H", "4H", None, "5H"] + [f"{r}H" for r in "789TJQK"] + [None]] + finished_rows()[:2]
+
+
+def test_a_move_that_clears_the_cell_after_a_prefix_comes_first():
+    state = GridState.from_rows(get_game(GAME), CLEARING)
+    v = state.variant
+    order = [v.action_text(a) for a in state.search_actions()]
+    # 6♥ leaves a1 (after A♠); then 7♥, which leaves b5 beside 5♥, where 6♥ fits; 5♥ only after
+    assert order[:2] == ["6H>b4", "7H>b4"] and order.index("5H>b4") > 1
+    # a game with redeals (the same board and build but the redeal) keeps the plain order: 5♥ first,
+    # beside its predecessor
+    redealt = GridState.from_rows(get_game("blue-moon"), CLEARING)
+    assert [redealt.variant.action_text(a) for a in redealt.search_actions()][0] == "5H>b4"
+
+
+def test_deals_the_order_wins_early():
+    # left unknown at the default budget by the order without clearing (the survey of 3001-3100, README)
+    for deal in (3002, 3003):
+        session = Session(get_game(GAME), parse_deal(str(deal)))
+        won = solve(session, nodes=150_000)
+        assert won.result == "won", deal
+        replays_to_a_win(session, won)
