@@ -689,7 +689,19 @@ class GridState(State):
         return applies(self.variant)
 
     def progress(self) -> int:
-        return sum(self.prefix)
+        """The cards in the rows' prefixes; where only a move clears the cell after a prefix
+        (no redeal, no lock: see :meth:`search_actions`), four a card, and two more for each
+        such cell that is empty (the next card of the row may go there at once)."""
+        v = self.variant
+        if v.locking or v.redeals != 0:
+            return sum(self.prefix)
+        cells, cols, done = self.cells, v.cols, v.board.row_length
+        value = 0
+        for row, length in enumerate(self.prefix):
+            value += 4 * length
+            if 0 < length < done and cells[row * cols + length] == EMPTY:
+                value += 2
+        return value
 
     def win_score_bound(self, moves: int) -> int:
         """The score of a win at most: every card of the prefixes counted, a point per move
