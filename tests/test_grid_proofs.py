@@ -169,3 +169,14 @@ def test_deals_the_order_wins_early():
         won = solve(session, nodes=150_000)
         assert won.result == "won", deal
         replays_to_a_win(session, won)
+
+
+def test_progress_counts_a_cleared_cell_after_a_prefix():
+    state = GridState.from_rows(get_game(GAME), CLEARING)
+    assert state.progress() == 4 * (1 + 1 + 13 + 13)
+    state.apply(state.variant.parse_canonical("6H>b4"))
+    assert state.progress() == 4 * 28 + 2  # a1 is empty now: 2♠ may go there at once
+    redealt = GridState.from_rows(get_game("blue-moon"), CLEARING)
+    before = redealt.progress()
+    redealt.apply(redealt.variant.parse_canonical("5H>b4"))  # (there only 5♥ fits beside 4♥)
+    assert before == redealt.progress() == 28  # elsewhere the cards in the prefixes alone
