@@ -180,3 +180,16 @@ def test_progress_counts_a_cleared_cell_after_a_prefix():
     before = redealt.progress()
     redealt.apply(redealt.variant.parse_canonical("5H>b4"))  # (there only 5♥ fits beside 4♥)
     assert before == redealt.progress() == 28  # elsewhere the cards in the prefixes alone
+
+
+def test_a_second_order_breaks_the_ties_the_other_way():
+    state = GridState.from_rows(get_game(GAME), CLEARING)
+    assert state.search_orders == 2
+    first, second = state.search_actions(), state.search_actions(1)
+    assert sorted(first) == sorted(second) and first != second
+    # the ranks still lead: 6♥ clears a1 in both; among the equals the highest action comes first
+    assert first[0] == second[0] == state.variant.parse_canonical("6H>b4")
+    for game in ("blue-moon", "kovrik"):
+        other = GridState.from_rows(get_game(game), CLEARING) if game == "blue-moon" else \
+            get_game(game).new_state(parse_deal("1"))
+        assert other.search_orders == 1
