@@ -18,7 +18,8 @@ from carpet.core.game import PLAYING
 from carpet.core.grid import EMPTY, GridState
 from carpet.core.solver import solve
 
-from test_solver import QUICK_WINS, breadth_first, endgames, exact_key, first_dead_end, play_at_random
+from test_solver import (QUICK_WINS, breadth_first, endgames, exact_key, first_dead_end, play_at_random,
+                         replays_to_a_win)
 
 GAME = "spaces-and-aces"
 quick = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -140,3 +141,55 @@ def test_solver_answers_near_the_end_agree_with_breadth_first():
         assert solve(here, nodes=2_000_000).result == ("won" if truth else "unwinnable")
         answers.append(truth)
     assert answers.count(True) >= 3 and answers.count(False) >= 1
+
+
+# --- the search order where only a move clears the cell after a prefix -------------------------
+
+# a: A♠ then 6♥ in the cell after its prefix; b: A♥ 3♥ 2♥ 4♥, a gap, 5♥ 7♥ .. K♥; c, d finished
+CLEARING = [["AS", "6H"] + [f"{r}S" for r in "23456789TJQK"],
+            ["AH", "3H", "2H", "4H", None, "5H"] + [f"{r}H" for r in "789TJQK"] + [None]] + finished_rows()[:2]
+
+
+def test_a_move_that_clears_the_cell_after_a_prefix_comes_first():
+    state = GridState.from_rows(get_game(GAME), CLEARING)
+    v = state.variant
+    order = [v.action_text(a) for a in state.search_actions()]
+    # 6♥ leaves a1 (after A♠); then 7♥, which leaves b5 beside 5♥, where 6♥ fits; 5♥ only after
+    assert order[:2] == ["6H>b4", "7H>b4"] and order.index("5H>b4") > 1
+    # a game with redeals (the same board and build but the redeal) keeps the plain order: 5♥ first,
+    # beside its predecessor
+    redealt = GridState.from_rows(get_game("blue-moon"), CLEARING)
+    assert [redealt.variant.action_text(a) for a in redealt.search_actions()][0] == "5H>b4"
+
+
+def test_deals_the_order_wins_early():
+    # left unknown at the default budget by the order without clearing (5 even with 4 million nodes)
+    for deal in (5, 1):
+        session = Session(get_game(GAME), parse_deal(str(deal)))
+        won = solve(session, nodes=40_000)
+        assert won.result == "won", deal
+        replays_to_a_win(session, won)
+
+
+def test_progress_counts_a_cleared_cell_after_a_prefix():
+    state = GridState.from_rows(get_game(GAME), CLEARING)
+    assert state.progress() == 4 * (1 + 1 + 13 + 13)
+    state.apply(state.variant.parse_canonical("6H>b4"))
+    assert state.progress() == 4 * 28 + 2  # a1 is empty now: 2♠ may go there at once
+    redealt = GridState.from_rows(get_game("blue-moon"), CLEARING)
+    before = redealt.progress()
+    redealt.apply(redealt.variant.parse_canonical("5H>b4"))  # (there only 5♥ fits beside 4♥)
+    assert before == redealt.progress() == 28  # elsewhere the cards in the prefixes alone
+
+
+def test_a_second_order_breaks_the_ties_the_other_way():
+    state = GridState.from_rows(get_game(GAME), CLEARING)
+    assert state.search_orders == 2
+    first, second = state.search_actions(), state.search_actions(1)
+    assert sorted(first) == sorted(second) and first != second
+    # the ranks still lead: 6♥ clears a1 in both; among the equals the highest action comes first
+    assert first[0] == second[0] == state.variant.parse_canonical("6H>b4")
+    for game in ("blue-moon", "kovrik"):
+        other = GridState.from_rows(get_game(game), CLEARING) if game == "blue-moon" else \
+            get_game(game).new_state(parse_deal("1"))
+        assert other.search_orders == 1
