@@ -368,7 +368,6 @@ _LESS = (b"", b"\x00", b"\x01")  # a count, less one, as bytes
 _BARE = bytes((1,)) + bytes(255)  # a cell's face + 1 -> 1 when it holds no card (_quilt_locked)
 
 
-
 def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, redeals: int) -> bool:
     """Whether one suit could not be finished even if its quilt cards were free to play at any
     moment (a relaxation: every real win gives a win here, so True proves a dead end).
