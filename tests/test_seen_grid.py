@@ -15,7 +15,7 @@ from carpet.core import seen as seen_module
 from carpet.core.autoplay import play_out
 from carpet.core.game import PLAYING, WON
 from carpet.core.players import get_player
-from carpet.core.position import Start, read, write
+from carpet.core.position import Start, write
 from carpet.core.seen import seen_hint, seen_of
 from carpet.core.solver import solve, working_copy
 
