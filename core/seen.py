@@ -26,7 +26,9 @@ This module answers as such a player would, through public APIs only (the positi
    family's own test, keeps the actions with the fewest, and names the one the simple player's
    look-ahead picks in most of the first 4 orders.  Where only one action is worth trying
    there is no vote: it is named.  Where nothing is hidden it is the full-information hint
-   (core/hint.py), which then sees no more than the player.
+   (core/hint.py), which then sees no more than the player; in a grid game after its last
+   shuffle, that hint with what its searches found earlier in the attempt remembered
+   (:func:`_planned`).
 4. :func:`chances` (``carpet solve --seen``) counts the samples won, unwinnable and unknown.
 5. :func:`simple_seen_action` (the survey's ``simple-seen`` player) is the simple player's action
    in the first of those samples: the yardstick that does not peek where the simple player does
