@@ -320,10 +320,10 @@ def _planned(session: Session) -> int | None:
     - a winning line is followed to its end, not searched again at every step;
     - a position from which the search found no win avoiding the attempt's positions
       (``unwinnable``, the hint's search being given them as searched) is lost for a player
-      who never goes back to one (the survey's players stop there), and so is every position an
-      action leads to from it, whose attempt holds it: there the simple player's action
-      (core/autoplay.py) is named, the first fresh action when it would bring one back, at no
-      search;
+      who never goes back to one (the survey's players stop there), and so is the position the
+      action named there leads to (its attempt holds the lost one): in both the simple player's
+      action (core/autoplay.py) is named, the first fresh action when it would bring one back,
+      at no search;
     - after a search at the full budget that ends unknown, the next ones get
       1/:data:`RETRY_SHARE` of it until the family's progress passes the most any of them saw.
     """
