@@ -24,28 +24,41 @@ def hint_action(session: Session, nodes: int | None = None) -> int | None:
     saw, among those it has not proved lost, never one that brings back a position
     already reached in this attempt.
     """
+    return hint_search(session, nodes)[0]
+
+
+def hint_nodes(variant) -> int:
+    """The budget of one hint of this game: HINT_NODES, or its family's own figure."""
+    family = FAMILIES.get(variant.family)
+    return HINT_NODES if family is None or family.hint_nodes is None else family.hint_nodes
+
+
+def hint_search(session: Session, nodes: int | None = None, reached: set | None = None):
+    """(the action :func:`hint_action` names, the search's outcome: its ``result`` and, when won,
+    its ``line``); (None, None) when the game is over.  ``reached``: the search keys of the
+    attempt's positions, the present one included, where the caller knows them already."""
     if session.status != PLAYING:
-        return None
+        return None, None
     if nodes is None:
-        family = FAMILIES.get(session.variant.family)
-        nodes = HINT_NODES if family is None or family.hint_nodes is None else family.hint_nodes
+        nodes = hint_nodes(session.variant)
     state = working_copy(session)
     key, safe_of, preferred_of, _dead, _progress = _knowledge(state)
-    reached = _attempt_keys(session, state, key)
+    if reached is None:
+        reached = _attempt_keys(session, state, key)
     out = _search(state, nodes, seen=set(reached), track_children=True)
     legal = state.legal_actions()
     fresh = [a for a in legal if _leads_to_new(state, a, key, reached)]
     if out.result == WON_RESULT and out.line and out.line[0] in fresh:
-        return out.line[0]
+        return out.line[0], out
     # the root's own safe action (the line starts with it when there is one)
     safe = safe_of()
     if safe is not None and safe in fresh:
-        return safe
+        return safe, out
     candidates = fresh or legal
     if not candidates:
-        return None
+        return None, out
     if out.guide in candidates and not out.children.get(out.guide, [False])[0]:
-        return out.guide  # the guided descent's choice: following it retraces the descent
+        return out.guide, out  # the guided descent's choice: following it retraces the descent
     # not proved lost first, then the most progress seen after it, then the search's own order
     preferred = preferred_of()
     ranked = []
@@ -58,7 +71,7 @@ def hint_action(session: Session, nodes: int | None = None) -> int | None:
             exhausted, value, order = entry
             ranked.append((exhausted, 0, -value, order, action))
     ranked.sort()
-    return ranked[0][-1]
+    return ranked[0][-1], out
 
 
 def _attempt_keys(session: Session, scratch: State, key) -> set:
@@ -83,4 +96,4 @@ def _leads_to_new(state: State, action: int, key, reached: set) -> bool:
         state.restore(start)
 
 
-__all__ = ["hint_action"]
+__all__ = ["hint_action", "hint_search", "hint_nodes"]

@@ -26,7 +26,9 @@ This module answers as such a player would, through public APIs only (the positi
    family's own test, keeps the actions with the fewest, and names the one the simple player's
    look-ahead picks in most of the first 4 orders.  Where only one action is worth trying
    there is no vote: it is named.  Where nothing is hidden it is the full-information hint
-   (core/hint.py), which then sees no more than the player.
+   (core/hint.py), which then sees no more than the player; in a grid game after its last
+   shuffle, that hint with what its searches found earlier in the attempt remembered
+   (:func:`_planned`).
 4. :func:`chances` (``carpet solve --seen``) counts the samples won, unwinnable and unknown.
 5. :func:`simple_seen_action` (the survey's ``simple-seen`` player) is the simple player's action
    in the first of those samples: the yardstick that does not peek where the simple player does
@@ -77,6 +79,14 @@ SAMPLE_NODES_BY_FAMILY = {"quilt": 600, "grid": 100}
 LOOKAHEAD_FAMILIES = {"quilt"}
 #: of the orders drawn in such a family, how many the look-ahead votes in (the first ones)
 LOOKAHEAD_VOTES = 4
+#: the families whose seen hint remembers its searches within an attempt once nothing is hidden
+#: any more in a game that hid something (a grid game after its last shuffle: :func:`_planned`):
+#: the full hint's search (core/hint.py) at every step of a long lost game was nearly all of a
+#: seen game's cost (free-parking deal 1: 297 s of CPU, 551 actions)
+PLANNING_FAMILIES = {"grid"}
+#: there, after a search that ends unknown, the next searches get 1/RETRY_SHARE of the hint's
+#: budget until the family's progress passes the most any search at the full budget saw
+RETRY_SHARE = 64
 #: ``carpet solve --seen``: the orders sampled, and the budget in each
 CHANCE_SAMPLES = 100
 CHANCE_NODES = 20_000
@@ -209,12 +219,16 @@ def seen_hint(session: Session, samples: int | None = None, nodes: int | None = 
         return None
     seen = seen_of(session)
     if not seen.hidden:
+        variant = session.variant
+        if variant.family in PLANNING_FAMILIES and variant.hidden_information:
+            return _planned(session)
         from .hint import hint_action
 
         return hint_action(session)
     from .solver import working_copy
 
-    return _vote(session.variant, seen, _fresh(session, working_copy(session)), samples, nodes)
+    state = working_copy(session)
+    return _vote(session.variant, seen, _fresh(state, _attempt(session).reached(session, state)), samples, nodes)
 
 
 def position_hint(position: Position, samples: int | None = None, nodes: int | None = None) -> int | None:
@@ -230,16 +244,64 @@ def position_hint(position: Position, samples: int | None = None, nodes: int | N
     return _vote(position.variant, seen, state.legal_actions(), samples, nodes)
 
 
-def _fresh(session: Session, state: State) -> list[int]:
-    """The legal actions that bring back no position of this attempt (by the family's search
-    key, a State hook of core/game.py); all of them when every one does."""
-    key = getattr(state, "search_key", None) or state.snapshot
+def _key_of(state: State):
+    """The family's search key of ``state`` (a State hook of core/game.py), else its snapshot."""
+    return getattr(state, "search_key", None) or state.snapshot
+
+
+class _Attempt:
+    """What the seen hint keeps of one session's attempt between its calls: the search keys of
+    the positions the attempt went through (worked out once each: a long game asked for them at
+    every step), and, in a family of :data:`PLANNING_FAMILIES`, what its searches found
+    (:func:`_planned`).  It holds while the attempt only goes on; an undo or a restart (the
+    attempt's positions no longer those it holds) starts it afresh."""
+
+    __slots__ = ("snaps", "keys", "follow", "lost", "top")
+
+    def __init__(self) -> None:
+        self.snaps: list = []  # the attempt's snapshots, as the session holds them (the same objects)
+        self.keys: set = set()
+        #: search key -> the action of a winning line found from an earlier position of the attempt
+        self.follow: dict = {}
+        #: search keys of positions from which no win avoids the attempt's positions
+        self.lost: set = set()
+        #: the most progress seen where a search at the full budget ended unknown (None: none did)
+        self.top: int | None = None
+
+    def goes_on(self, history: list) -> bool:
+        """Whether ``history`` (the session's attempt snapshots) extends the one held."""
+        snaps = self.snaps
+        return len(history) >= len(snaps) and all(a is b for a, b in zip(snaps, history))
+
+    def reached(self, session: Session, state: State) -> set:
+        """The search keys of the attempt's positions, the present one (``state``'s) included."""
+        history = session.attempt_snapshots()
+        key = _key_of(state)
+        start = state.snapshot()
+        for snap in history[len(self.snaps):]:
+            state.restore(snap)
+            self.keys.add(key())
+        state.restore(start)
+        self.snaps = list(history)
+        return self.keys | {key()}
+
+
+_ATTEMPTS: "weakref.WeakKeyDictionary[Session, _Attempt]" = weakref.WeakKeyDictionary()
+
+
+def _attempt(session: Session) -> _Attempt:
+    """The session's :class:`_Attempt`, afresh when the attempt no longer goes on from it."""
+    held = _ATTEMPTS.get(session)
+    if held is None or not held.goes_on(session.attempt_snapshots()):
+        held = _ATTEMPTS[session] = _Attempt()
+    return held
+
+
+def _fresh(state: State, reached: set) -> list[int]:
+    """The legal actions that bring back no position of ``reached`` (the attempt's, by the
+    family's search key, a State hook of core/game.py); all of them when every one does."""
+    key = _key_of(state)
     start = state.snapshot()
-    reached = {key()}
-    for snap in session.attempt_snapshots():
-        state.restore(snap)
-        reached.add(key())
-    state.restore(start)
     legal = state.legal_actions()
     fresh = []
     for action in legal:
@@ -248,6 +310,62 @@ def _fresh(session: Session, state: State) -> list[int]:
             fresh.append(action)
         state.restore(start)
     return fresh or legal
+
+
+def _planned(session: Session) -> int | None:
+    """The seen hint where nothing is hidden any more in a game that hid something, in a family
+    of :data:`PLANNING_FAMILIES`: the full hint (core/hint.py), which then sees no more than the
+    player, with what its searches found earlier in the attempt remembered:
+
+    - a winning line is followed to its end, not searched again at every step;
+    - a position from which the search found no win avoiding the attempt's positions
+      (``unwinnable``, the hint's search being given them as searched) is lost for a player
+      who never goes back to one (the survey's players stop there), and so is the position the
+      action named there leads to (its attempt holds the lost one): in both the simple player's
+      action (core/autoplay.py) is named, the first fresh action when it would bring one back,
+      at no search;
+    - after a search at the full budget that ends unknown, the next ones get
+      1/:data:`RETRY_SHARE` of it until the family's progress passes the most any of them saw.
+    """
+    from .autoplay import simple_action
+    from .hint import hint_nodes, hint_search
+    from .solver import UNWINNABLE, WON_RESULT, working_copy
+
+    memo = _attempt(session)
+    state = working_copy(session)
+    reached = memo.reached(session, state)
+    key = _key_of(state)
+    here = key()
+    fresh = _fresh(state, reached)
+    planned = memo.follow.get(here)
+    if planned is not None and planned in fresh:
+        return planned
+    if here not in memo.lost:
+        full = hint_nodes(session.variant)
+        progress = (getattr(state, "progress", None) or (lambda: state.score))()
+        retry = memo.top is not None and progress <= memo.top
+        action, out = hint_search(session, full // RETRY_SHARE if retry else full, reached)
+        if out.result == WON_RESULT and out.line and out.line[0] == action:
+            start = state.snapshot()
+            for step in out.line:  # each position of the line -> its action there
+                memo.follow[key()] = step
+                state.apply(step)
+            state.restore(start)
+            return action
+        if out.result != UNWINNABLE:
+            if not retry:
+                memo.top = progress if memo.top is None else max(memo.top, progress)
+            return action
+        memo.lost.add(here)
+    # lost (see above): the simple player's action, and the position it leads to lost too
+    action = simple_action(state)
+    if action not in fresh:
+        action = fresh[0]
+    start = state.snapshot()
+    state.apply(action)
+    memo.lost.add(key())
+    state.restore(start)
+    return action
 
 
 def _vote(variant, seen: Seen, candidates: list[int], samples: int | None, nodes: int | None) -> int | None:

@@ -46,7 +46,13 @@ below, which searches the whole position as the solver does (`"information": "fu
 nothing is hidden (the grid games without shuffles, a shuffle game with no redeal left, Persian
 Carpet, a stock all seen) the two name the same action, and the hint still says "seen": it
 looked at no more than the player sees **(decision)**. What a hint costs does not depend on which
-it is.
+it is. One exception **(decision)**: in a shuffle game with no redeal left, the seen hint
+remembers its searches within the attempt: it follows a winning line it found to its end; from a
+position where its search found no win that avoids the attempt's positions, and from each
+position its own advice leads to from there, it names the built-in player's action without a
+search (the game is lost for a player who never goes back); and after a search that ends unknown, the next ones
+get a 64th of the budget until the cards in the rows' runs pass the most seen at a full search
+(`core/seen.py`, ``_planned``; the README, "Fair win rates", has the cost it saves).
 
 How the seen hint chooses **(decision)**: it writes down what the player has seen (the position
 as text, `??` for each stock card never face up in the attempt, the generator left out) and
