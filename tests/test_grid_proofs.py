@@ -166,9 +166,10 @@ def test_a_move_that_clears_the_cell_after_a_prefix_comes_first():
 
 def test_deals_the_order_wins_early():
     # left unknown at the default budget by the order without clearing (5 even with 4 million nodes)
+    # (80,000 nodes: each of the four orders gets the 20,000 each of two got from 40,000)
     for deal in (5, 1):
         session = Session(get_game(GAME), parse_deal(str(deal)))
-        won = solve(session, nodes=40_000)
+        won = solve(session, nodes=80_000)
         assert won.result == "won", deal
         replays_to_a_win(session, won)
 
@@ -218,7 +219,7 @@ def test_the_orders_from_2_shuffle_the_ties_alone_the_same_way_every_time():
         assert actions[0] == six and sorted(actions) == sorted(state.search_actions())
 
 
-#: a deal and a budget where two orders (the search before issue 25's third order) find no win
+#: a deal and a budget where two orders (the search before issue 25's third stop) find no win
 MORE_ORDERS_WIN = (5102, 60_000)
 
 

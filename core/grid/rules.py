@@ -162,7 +162,7 @@ def _redeal_plan(rows: int, cols: int, prefix: tuple[int, ...], column_major: bo
 
 #: where only a move clears the cell after a prefix (:func:`clears_by_hand`): the orders of the
 #: moves the solver tries in turn, each with an equal share of the budget (GridState.search_orders)
-CLEARING_ORDERS = 8
+CLEARING_ORDERS = 4
 _TIES: dict[tuple[int, int], tuple[int, ...]] = {}  # (order, action count) -> _tie_breaks
 
 
@@ -715,9 +715,10 @@ class GridState(State):
         a shuffle of its own), else one.  Without a redeal the search's first choices decide
         where it goes, and a search that goes the wrong way rarely comes back within any
         budget: the solver gives each order an equal share, and more short searches win more
-        than fewer long ones.  On Spaces and Aces' deals 3001-3100, unknown with two orders
-        (200,000 nodes each), 3011 and 3042 stay unknown with one order at 1,000,000 nodes;
-        with eight orders 7 of those 8 deals are won at the default budget (README, issue 25)."""
+        than fewer long ones, down to a point.  Of Spaces and Aces' 8 deals of 3001-3100 left
+        unknown by two orders (200,000 nodes each), 3011 and 3042 stay unknown with one order
+        at 1,000,000 nodes; at the default budget four orders win 6 of the 8, eight orders 7,
+        but eight lose 5 of the 92 that two win, four 2 (README, issue 25)."""
         return CLEARING_ORDERS if clears_by_hand(self.variant) else 1
 
     def dead_end(self) -> bool:
