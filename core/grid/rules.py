@@ -717,8 +717,10 @@ class GridState(State):
         budget: the solver gives each order an equal share, and more short searches win more
         than fewer long ones, down to a point.  Of Spaces and Aces' 8 deals of 3001-3100 left
         unknown by two orders (200,000 nodes each), 3011 and 3042 stay unknown with one order
-        at 1,000,000 nodes; at the default budget four orders win 6 of the 8, eight orders 7,
-        but eight lose 5 of the 92 that two win, four 2 (README, issue 25)."""
+        at 1,000,000 nodes; at the default budget four orders win 6 of the 8 and lose 4 of the
+        92 that two win (eight orders: 7 and 5; either way 94 won, 6 unknown), and a deal won
+        at once by order 0's first glance (1/1024 of its share) may now cost much more: deal
+        14, 150 nodes with two orders, 238,015 with four (README, issue 25)."""
         return CLEARING_ORDERS if clears_by_hand(self.variant) else 1
 
     def dead_end(self) -> bool:
