@@ -356,6 +356,7 @@ def _planned(session: Session) -> int | None:
             if not retry:
                 memo.top = progress if memo.top is None else max(memo.top, progress)
             return action
+        # sound: the search was given the attempt's positions and went through all the rest without a win
         memo.lost.add(here)
     # lost (see above): the simple player's action, and the position it leads to lost too
     action = simple_action(state)
@@ -363,6 +364,7 @@ def _planned(session: Session) -> int | None:
         action = fresh[0]
     start = state.snapshot()
     state.apply(action)
+    # sound: a win from there avoiding the attempt (which will hold this position) would be one from here
     memo.lost.add(key())
     state.restore(start)
     return action
