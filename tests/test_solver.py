@@ -458,10 +458,7 @@ def test_spaces_and_aces_proof_too_dear_for_the_brief_search_gets_a_glance_first
     import carpet.core.solver as solver
 
     session = session_of("spaces-and-aces", 14)  # (125 before issue 25's order; its glance no longer wins at once)
-    # (the glance is 1/1024 of an order's share, and Spaces and Aces has four orders since
-    # issue 25's third stop: 800,000 nodes give order 0 the glance the default budget gave it
-    # with two; at the default budget this deal now takes 238,015 nodes)
-    won = solve(session, nodes=800_000)
+    won = solve(session)
     assert won.result == "won" and won.nodes < 1_000
     replays_to_a_win(session, won)
     monkeypatch.setattr(solver, "GLANCE_SHARE", 10**9)  # no glance: the budget of it is 0 nodes

@@ -26,7 +26,6 @@ is.  Rules as in docs/rules.md, "Grid family" (each game's section).
 
 from __future__ import annotations
 
-import zlib
 from array import array
 from typing import Callable
 
@@ -158,22 +157,6 @@ def _redeal_plan(rows: int, cols: int, prefix: tuple[int, ...], column_major: bo
     if column_major:
         laying.sort(key=lambda cell: (cell % cols, cell // cols))  # fixed order: column by column
     return targets, gaps, tuple(laying)
-
-
-#: where only a move clears the cell after a prefix (:func:`clears_by_hand`): the orders of the
-#: moves the solver tries in turn, each with an equal share of the budget (GridState.search_orders)
-CLEARING_ORDERS = 4
-_TIES: dict[tuple[int, int], tuple[int, ...]] = {}  # (order, action count) -> _tie_breaks
-
-
-def _tie_breaks(order: int, count: int) -> tuple[int, ...]:
-    """Each action's place among the moves of its rank in ``order`` (2 and up): the low 16 bits
-    of its CRC-32 salted by 7919 times the order, a fixed shuffle, the same on every machine."""
-    ties = _TIES.get((order, count))
-    if ties is None:
-        ties = _TIES[order, count] = tuple(zlib.crc32(action.to_bytes(2, "little"), 7919 * order) & 0xFFFF
-                                           for action in range(count))
-    return ties
 
 
 def clears_by_hand(variant) -> bool:
@@ -620,9 +603,8 @@ class GridState(State):
         return bytes(after)
 
     def search_actions(self, order: int = 0) -> list[int]:
-        """Card moves, most promising first, then the redeal; ``order`` (see
-        :attr:`search_orders`) says how moves of equal rank are ordered: lowest action first
-        (0), highest first (1), or by a fixed shuffle of the actions of its own (2 and up).
+        """Card moves, most promising first, then the redeal; ``order`` 1 (see
+        :attr:`search_orders`) takes moves of equal rank highest action first instead of lowest.
 
         First a move that lengthens a row's prefix; then the others, a move that blocks the
         cell after a prefix with a card that does not continue it last of all, and among
@@ -645,8 +627,6 @@ class GridState(State):
         # each move as one int, (rank + _RANK_OFFSET) << 16 | action: sorted as (rank, action)
         first, move = _RANK_OFFSET << 16, v.move
         flip = 0xFFFF if order else 0  # order 1: an action's bits flipped, so the highest sorts first
-        # orders 2 and up: (rank, the action's tie-break, action) as rank << 32 | tie << 16 | action
-        ties = _tie_breaks(order, v.action_count) if order >= 2 else None
         ranked = []
         # clearing by hand (see above): the highest rank of each suit's cards that sit in the cell
         # after a prefix (-1: none), and whether any does
@@ -694,34 +674,21 @@ class GridState(State):
                             behind = cells[source - 1]
                             if behind != EMPTY and behind % 13 < blocking[behind % 52 // 13]:
                                 rank -= 4  # a card that sits after a prefix will fit where it leaves
-                if ties is None:
-                    ranked.append((rank << 16) + first + (move(card, cell) ^ flip))
-                else:
-                    action = move(card, cell)
-                    ranked.append(((rank + _RANK_OFFSET) << 32) + (ties[action] << 16) + action)
+                ranked.append((rank << 16) + first + (move(card, cell) ^ flip))
         ranked.sort()
-        if ties is None:
-            actions = [(ranked_action & 0xFFFF) ^ flip for ranked_action in ranked]
-        else:
-            actions = [ranked_action & 0xFFFF for ranked_action in ranked]
+        actions = [(ranked_action & 0xFFFF) ^ flip for ranked_action in ranked]
         if self.can_redeal():
             actions.append(REDEAL)
         return actions
 
     @property
     def search_orders(self) -> int:
-        """CLEARING_ORDERS orders where only a move clears the cell after a prefix (order 1 breaks
-        the ties the other way: another row for each ace, other gaps first; each order from 2 by
-        a shuffle of its own), else one.  Without a redeal the search's first choices decide
-        where it goes, and a search that goes the wrong way rarely comes back within any
-        budget: the solver gives each order an equal share, and more short searches win more
-        than fewer long ones, down to a point.  Of Spaces and Aces' 8 deals of 3001-3100 left
-        unknown by two orders (200,000 nodes each), 3011 and 3042 stay unknown with one order
-        at 1,000,000 nodes; at the default budget four orders win 6 of the 8 and lose 4 of the
-        92 that two win (eight orders: 7 and 5; either way 94 won, 6 unknown), and a deal won
-        at once by order 0's first glance (1/1024 of its share) may now cost much more: deal
-        14, 150 nodes with two orders, 238,015 with four (README, issue 25)."""
-        return CLEARING_ORDERS if clears_by_hand(self.variant) else 1
+        """Two orders where only a move clears the cell after a prefix (order 1 breaks the ties the
+        other way: another row for each ace, other gaps first), else one.  Without a redeal the
+        search's first choices decide where it goes, and the solver gives each order half the
+        budget: on Spaces and Aces' deals 3001-3011, unknown with one order, 3001 and 3004
+        are won in the second (README)."""
+        return 2 if clears_by_hand(self.variant) else 1
 
     def dead_end(self) -> bool:
         from .proofs import dead_end  # (loaded by the search alone, not by every reader of a grid game)
