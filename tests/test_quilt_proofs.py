@@ -272,3 +272,113 @@ def test_no_position_of_a_winning_line_is_called_locked():
                 assert state.status != PLAYING or not state._quilt_locked(), (game, deal)
             lines += 1
     assert lines >= 4, lines  # (4 of these 7 deals are won within the budget: their lines are the test)
+
+
+# --- the last pass, the four suits together ---------------------------------------------------
+
+def last_pass_stuck_alone(state: QuiltState) -> bool:
+    """Whether the last-pass relaxation of the four suits together calls the position lost
+    where the other proofs do not (asked afresh, nothing kept from before)."""
+    kept = dict(quilt_search._PASS), set(quilt_search._PASS_LOST)
+    quilt_search._PASS.clear()
+    quilt_search._PASS_LOST.clear()
+    try:
+        if not state._last_pass_stuck():
+            return False
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(QuiltSearch, "_last_pass_stuck", lambda self: False)
+            return not fresh(state).dead_end()
+    finally:
+        quilt_search._PASS.clear()
+        quilt_search._PASS.update(kept[0])
+        quilt_search._PASS_LOST.clear()
+        quilt_search._PASS_LOST.update(kept[1])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(STOCK_GAMES), seed=st.integers(0, 2**32), cards=st.integers(3, 14))
+def test_a_last_pass_called_stuck_has_no_win(game, seed, cards):
+    # small end games in their last pass, searched breadth first without any proof
+    state = undealt(game, random.Random(seed), cards, 2)
+    if state.status == PLAYING and state._last_pass_stuck():
+        assert breadth_first(state, search_key, limit=50_000) is False
+
+
+def test_the_last_pass_relaxation_fires_where_nothing_wins_and_sees_what_the_others_miss():
+    # over a fixed sample of last-pass end games: every position it calls stuck is lost by a
+    # plain breadth-first search, and some of them no other proof calls lost
+    rng = random.Random(32)
+    stuck = alone = won = 0
+    for k in range(400):
+        state = undealt(STOCK_GAMES[k % 2], rng, 4 + k % 11, 2)
+        if state.status != PLAYING:
+            continue
+        answer = breadth_first(state, search_key, limit=50_000)
+        won += answer is True
+        if state._last_pass_stuck():
+            assert answer is False, k
+            stuck += 1
+            alone += last_pass_stuck_alone(state)
+    assert stuck >= 20 and alone >= 2 and won >= 100, (stuck, alone, won)
+
+
+def test_relaxed_positions_kept_as_lost_are_lost():
+    # what _pass_stuck keeps as lost (every relaxed position of a search that ended stuck)
+    # is asked again afresh: each is stuck on its own
+    rng = random.Random(9)
+    quilt_search._PASS.clear()
+    quilt_search._PASS_LOST.clear()
+    for k in range(300):
+        state = undealt(STOCK_GAMES[k % 2], rng, 6 + k % 9, 2)
+        if state.status == PLAYING:
+            state._last_pass_stuck()
+    kept = sorted(quilt_search._PASS_LOST)
+    assert len(kept) >= 50, len(kept)
+    for key in random.Random(1).sample(kept, 50):
+        quilt_search._PASS.clear()
+        quilt_search._PASS_LOST.clear()
+        assert quilt_search._pass_stuck(*key) is True, key
+    quilt_search._PASS.clear()
+    quilt_search._PASS_LOST.clear()
+
+
+def test_the_last_pass_relaxation_on_a_hand_made_block():
+    # the waste holds the 5♣ under the 5♥; the stock turns the 6♣ then the 4♥.  The up piles
+    # need the 5♣ and the 4♥, every other card of both suits is up: the 5♥ waits for the 4♥,
+    # which comes only after the 6♣, which waits for the 5♣ under the 5♥.  Each suit alone
+    # could finish; together they cannot
+    C, H = 0, 26  # face of a club's ace, a heart's ace; ranks from 0
+    piles = [list(range(C, C + 4)), list(range(13, 25)) + [77], list(range(H, H + 3)), list(range(39, 51)) + [103]]
+    piles += [[12] + [C + r + 52 for r in range(11, -1, -1)], [25] + [13 + r + 52 for r in range(11, -1, -1)],
+              [38] + [H + r + 52 for r in range(11, -1, -1)], [51] + [39 + r + 52 for r in range(11, -1, -1)]]
+    # the up piles: clubs A-4 (needs 5♣), hearts A-3 (needs 4♥); the down piles complete
+    for pile in piles[4:]:
+        assert len(pile) == 13
+    waste = [C + 4, H + 4]  # bottom first: 5♣ then 5♥
+    # next first: 6♣, 4♥, then the rest of both suits in order (the kings: deck 1's)
+    stock = [C + 5, H + 3] + [C + r for r in range(6, 12)] + [C + 12 + 52] + [H + r for r in range(5, 12)] + [H + 12 + 52]
+    state = QuiltState.arranged(get_game("crazy-quilt"), quilt=[None] * CELLS, stock=stock, waste=waste,
+                                foundations=piles, redeals_used=1)
+    assert sorted(state.all_cards()) == list(range(104))
+    assert state.status == PLAYING and state._last_pass_stuck() and state.dead_end()
+    assert last_pass_stuck_alone(state)
+    assert breadth_first(state, search_key, limit=50_000) is False
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(STOCK_GAMES), seed=st.integers(0, 2**32), cards=st.integers(3, 12),
+       redeals_used=st.integers(0, 1))
+def test_the_relaxation_with_redeals_left_calls_no_won_position_stuck(game, seed, cards, redeals_used):
+    # _pass_stuck also takes redeals (the waste turned over as the rules turn it); the solver
+    # asks it in the last pass only, this checks the rest of it against breadth first
+    from carpet.core.quilt.board import DOWN, UP
+    state = undealt(game, random.Random(seed), cards, redeals_used)
+    if state.status != PLAYING:
+        return
+    need = state.need
+    needs = bytes([14 if need[UP + s] < 0 else need[UP + s] % 13 + 1 for s in range(4)]
+                  + [0 if need[DOWN + s] < 0 else need[DOWN + s] % 13 + 1 for s in range(4)])
+    faces = bytes(b % 52 if b < 104 else b for b in range(256))
+    if quilt_search._pass_stuck(bytes(reversed(state.stock)).translate(faces), bytes(state.waste).translate(faces),
+                                needs, state.variant.redeals - state.redeals_used):
+        assert breadth_first(state, search_key, limit=50_000) is False
