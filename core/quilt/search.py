@@ -194,13 +194,18 @@ class QuiltSearch(State):
         """In the last pass, whether the stock and the waste could not be cleared even if every
         quilt card were free to play at any moment, the four suits together (:func:`_pass_stuck`:
         the waste is one pile for all of them, and the stock comes in its order)."""
+        return self._relaxed_stuck(0)
+
+    def _relaxed_stuck(self, redeals: int) -> bool:
+        """:func:`_pass_stuck` of this position with ``redeals`` left (the search asks it with
+        none left only: with a redeal left it is too dear)."""
         need = self.need
         # the ranks the piles take next, up then down, each + 1 (0: the down pile complete,
         # 14: the up pile)
         needs = bytes([14 if need[UP + s] < 0 else need[UP + s] % 13 + 1 for s in range(4)]
                       + [0 if need[DOWN + s] < 0 else need[DOWN + s] % 13 + 1 for s in range(4)])
         return _pass_stuck(bytes(reversed(self.stock)).translate(_FACE_TABLE),
-                           bytes(self.waste).translate(_FACE_TABLE), needs, 0)
+                           bytes(self.waste).translate(_FACE_TABLE), needs, redeals)
 
     def _quilt_locked(self) -> bool:
         """Whether some quilt card can never leave the quilt (then the game is lost).
