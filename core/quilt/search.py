@@ -150,18 +150,20 @@ class QuiltSearch(State):
         end): some suit's waste cards are blocked for good (:meth:`_run_blocked`), or the suit
         could not be finished even if every quilt card were free to play at any time
         (:func:`_suit_stuck`), or some quilt card can never leave the quilt
-        (:meth:`_quilt_locked`), or, in the last pass, the four suits together could not
-        clear the stock and the waste even with every quilt card free (:meth:`_last_pass_stuck`).
+        (:meth:`_quilt_locked`), or, in the last pass with the waste empty, the four suits
+        together could not clear the stock even with every quilt card free
+        (:meth:`_last_pass_stuck`; asked at every last-pass position it costs the search up to
+        three times its CPU on deals it cannot decide, for none decided).
         Each suit's tests depend on its own cards alone, so a suit
         that passed them stays passed (``unstuck``) until one of its cards moves; the quilt
         lock test stays passed (bit QUILT_UNLOCKED) until a card goes to a foundation; the
-        last-pass test keeps its answers by what it reads (:data:`_PASS`, :data:`_PASS_LOST`)."""
+        last-pass test keeps its answers by what it reads (:data:`_PASS`)."""
         if self.variant.has_reserves:
             return False
         unstuck = self.unstuck
         redeals = self.variant.redeals - self.redeals_used
         if unstuck == 31:
-            return not redeals and self._last_pass_stuck()
+            return not redeals and not self.waste and self._last_pass_stuck()
         waste, stock, loc, need = bytes(self.waste), None, self.loc, self.need
         for suit in range(4):
             if unstuck >> suit & 1:
@@ -188,7 +190,7 @@ class QuiltSearch(State):
                 return True
             unstuck |= QUILT_UNLOCKED
         self.unstuck = unstuck
-        return not redeals and self._last_pass_stuck()
+        return not redeals and not self.waste and self._last_pass_stuck()
 
     def _last_pass_stuck(self) -> bool:
         """In the last pass, whether the stock and the waste could not be cleared even if every
@@ -459,11 +461,7 @@ def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, red
 #: answers of _pass_stuck already worked out, by (stock, waste, needs, redeals)
 _PASS: dict = {}
 #: relaxed positions _pass_stuck may look at before it gives up (and says "not stuck")
-_PASS_BUDGET = 500
-#: relaxed positions found lost by _pass_stuck, as it keys them (a search that meets one goes
-#: no further there), and how many are kept at most (then all are dropped)
-_PASS_LOST: set = set()
-_PASS_LOST_KEPT = 300_000
+_PASS_BUDGET = 100
 _SUIT_OF = bytes(f // 13 for f in range(52))
 _RANK1_OF = bytes(f % 13 + 1 for f in range(52))  # a face's rank + 1
 
@@ -486,9 +484,6 @@ def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0, budg
     known = _PASS.get(memo)
     if known is not None:
         return known
-    lost = _PASS_LOST
-    if memo in lost:
-        return True
     # free copies of each face: two, less those on the piles, in the stock and on the waste
     pool = bytearray(52)
     for s in range(4):
@@ -574,15 +569,9 @@ def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0, budg
         # the plays last, to be searched first (the order never changes a complete search's answer)
         for child in children:
             k = child[:4]
-            if k not in seen and k not in lost:
+            if k not in seen:
                 seen.add(k)
                 todo.append(child)
-    if stuck:
-        # every relaxed position this search met is lost too (it searched each to its end, or
-        # met it lost before): later searches stop there
-        if len(lost) + len(seen) > _PASS_LOST_KEPT:
-            lost.clear()
-        lost.update(seen)
     if len(_PASS) > 200_000:
         _PASS.clear()
     _PASS[memo] = stuck
