@@ -390,6 +390,14 @@ _LESS = (b"", b"\x00", b"\x01")  # a count, less one, as bytes
 _BARE = bytes((1,)) + bytes(255)  # a cell's face + 1 -> 1 when it holds no card (_quilt_locked)
 
 
+def _keep(answers: dict, memo, stuck: bool) -> bool:
+    """``stuck``, kept in ``answers`` by ``memo`` (all of them dropped first past 200,000)."""
+    if len(answers) > 200_000:
+        answers.clear()
+    answers[memo] = stuck
+    return stuck
+
+
 def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, redeals: int) -> bool:
     """Whether one suit could not be finished even if its quilt cards were free to play at any
     moment (a relaxation: every real win gives a win here, so True proves a dead end).
@@ -452,10 +460,7 @@ def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, red
             if child not in seen:
                 seen.add(child)
                 todo.append(child)
-    if len(_STUCK) > 200_000:
-        _STUCK.clear()
-    _STUCK[memo] = stuck
-    return stuck
+    return _keep(_STUCK, memo, stuck)
 
 
 #: answers of _pass_stuck already worked out, by (stock, waste, needs, redeals)
@@ -572,7 +577,4 @@ def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0, budg
             if k not in seen:
                 seen.add(k)
                 todo.append(child)
-    if len(_PASS) > 200_000:
-        _PASS.clear()
-    _PASS[memo] = stuck
-    return stuck
+    return _keep(_PASS, memo, stuck)
