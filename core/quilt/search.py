@@ -152,8 +152,8 @@ class QuiltSearch(State):
         (:func:`_suit_stuck`), or some quilt card can never leave the quilt
         (:meth:`_quilt_locked`), or, in the last pass with the waste empty, the four suits
         together could not clear the stock even with every quilt card free
-        (:meth:`_last_pass_stuck`; asked at every last-pass position it costs the search up to
-        three times its CPU on deals it cannot decide, for none decided).
+        (:meth:`_last_pass_stuck`; asked at every last-pass position it cost the search up to
+        14 times its CPU on deals it could not decide, and decided none of them).
         Each suit's tests depend on its own cards alone, so a suit
         that passed them stays passed (``unstuck``) until one of its cards moves; the quilt
         lock test stays passed (bit QUILT_UNLOCKED) until a card goes to a foundation; the
@@ -485,6 +485,8 @@ def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0, budg
     pile, in no stock, on no waste).  Searched exhaustively, up to _PASS_BUDGET positions
     (then: not stuck).
     """
+    # sound: drop a real win's moves of quilt cards onto the waste and play those cards up from
+    # the quilt when the waste gave them up: the rest is a relaxed win (its waste a subsequence)
     memo = (stock, waste, needs, redeals)
     known = _PASS.get(memo)
     if known is not None:
