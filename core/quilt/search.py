@@ -150,15 +150,20 @@ class QuiltSearch(State):
         end): some suit's waste cards are blocked for good (:meth:`_run_blocked`), or the suit
         could not be finished even if every quilt card were free to play at any time
         (:func:`_suit_stuck`), or some quilt card can never leave the quilt
-        (:meth:`_quilt_locked`).  Each suit's tests depend on its own cards alone, so a suit
+        (:meth:`_quilt_locked`), or, in the last pass with the waste empty, the four suits
+        together could not clear the stock even with every quilt card free
+        (:meth:`_last_pass_stuck`; asked at every last-pass position it cost the search up to
+        14 times its CPU on deals it could not decide, and decided none of them).
+        Each suit's tests depend on its own cards alone, so a suit
         that passed them stays passed (``unstuck``) until one of its cards moves; the quilt
-        lock test stays passed (bit QUILT_UNLOCKED) until a card goes to a foundation."""
+        lock test stays passed (bit QUILT_UNLOCKED) until a card goes to a foundation; the
+        last-pass test keeps its answers by what it reads (:data:`_PASS`)."""
         if self.variant.has_reserves:
             return False
         unstuck = self.unstuck
-        if unstuck == 31:
-            return False
         redeals = self.variant.redeals - self.redeals_used
+        if unstuck == 31:
+            return not redeals and not self.waste and self._last_pass_stuck()
         waste, stock, loc, need = bytes(self.waste), None, self.loc, self.need
         for suit in range(4):
             if unstuck >> suit & 1:
@@ -185,7 +190,24 @@ class QuiltSearch(State):
                 return True
             unstuck |= QUILT_UNLOCKED
         self.unstuck = unstuck
-        return False
+        return not redeals and not self.waste and self._last_pass_stuck()
+
+    def _last_pass_stuck(self) -> bool:
+        """In the last pass, whether the stock and the waste could not be cleared even if every
+        quilt card were free to play at any moment, the four suits together (:func:`_pass_stuck`:
+        the waste is one pile for all of them, and the stock comes in its order)."""
+        return self._relaxed_stuck(0)
+
+    def _relaxed_stuck(self, redeals: int) -> bool:
+        """:func:`_pass_stuck` of this position with ``redeals`` left (the search asks it with
+        none left only: with a redeal left it is too dear)."""
+        need = self.need
+        # the ranks the piles take next, up then down, each + 1 (0: the down pile complete,
+        # 14: the up pile)
+        needs = bytes([14 if need[UP + s] < 0 else need[UP + s] % 13 + 1 for s in range(4)]
+                      + [0 if need[DOWN + s] < 0 else need[DOWN + s] % 13 + 1 for s in range(4)])
+        return _pass_stuck(bytes(reversed(self.stock)).translate(_FACE_TABLE),
+                           bytes(self.waste).translate(_FACE_TABLE), needs, redeals)
 
     def _quilt_locked(self) -> bool:
         """Whether some quilt card can never leave the quilt (then the game is lost).
@@ -368,6 +390,14 @@ _LESS = (b"", b"\x00", b"\x01")  # a count, less one, as bytes
 _BARE = bytes((1,)) + bytes(255)  # a cell's face + 1 -> 1 when it holds no card (_quilt_locked)
 
 
+def _keep(answers: dict, memo, stuck: bool) -> bool:
+    """``stuck``, kept in ``answers`` by ``memo`` (all of them dropped first past 200,000)."""
+    if len(answers) > 200_000:
+        answers.clear()
+    answers[memo] = stuck
+    return stuck
+
+
 def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, redeals: int) -> bool:
     """Whether one suit could not be finished even if its quilt cards were free to play at any
     moment (a relaxation: every real win gives a win here, so True proves a dead end).
@@ -430,9 +460,123 @@ def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, red
             if child not in seen:
                 seen.add(child)
                 todo.append(child)
-    if len(_STUCK) > 200_000:
-        _STUCK.clear()
-    _STUCK[memo] = stuck
-    return stuck
+    return _keep(_STUCK, memo, stuck)
 
 
+#: answers of _pass_stuck already worked out, by (stock, waste, needs, redeals)
+_PASS: dict = {}
+#: relaxed positions _pass_stuck may look at before it gives up (and says "not stuck")
+_PASS_BUDGET = 100
+_SUIT_OF = bytes(f // 13 for f in range(52))
+_RANK1_OF = bytes(f % 13 + 1 for f in range(52))  # a face's rank + 1
+
+
+def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0, budget: int = 0) -> bool:
+    """Whether the stock (faces, next first) and the waste (faces, bottom first) could not both
+    be cleared even if every quilt card were free to go up at any moment (a relaxation: True
+    proves a dead end), the four suits together.
+
+    ``needs``: the rank + 1 each pile takes next, the four up piles then the four down piles
+    (14 and 0 once complete); ``redeals`` left.  Then a quilt card never does better on the
+    waste than in the quilt (free either way, and it could only cover others there), so the
+    relaxed game is: turn the next stock card onto the waste, send the waste's top card or a
+    free card up, or redeal; the stock and the waste empty, every pile finishes from the free
+    cards.  Which cards are free follows from the rest (two copies of each face: those on no
+    pile, in no stock, on no waste).  Searched exhaustively, up to _PASS_BUDGET positions
+    (then: not stuck).
+    """
+    # sound: drop a real win's moves of quilt cards onto the waste and play those cards up from
+    # the quilt when the waste gave them up: the rest is a relaxed win (its waste a subsequence)
+    memo = (stock, waste, needs, redeals)
+    known = _PASS.get(memo)
+    if known is not None:
+        return known
+    # free copies of each face: two, less those on the piles, in the stock and on the waste
+    pool = bytearray(52)
+    for s in range(4):
+        up, down = needs[s] - 1, needs[4 + s] - 1  # (the next ranks; 13 and -1 once complete)
+        base = 13 * s
+        for r in range(13):
+            pool[base + r] = (r >= up) + (r <= down)
+    for f in stock:
+        pool[f] -= 1
+    for f in waste:
+        pool[f] -= 1
+    suit_of, rank1_of = _SUIT_OF, _RANK1_OF
+    seen = {memo}
+    todo = [(stock, waste, needs, redeals, bytes(pool))]
+    stuck = True
+    budget = budget or _PASS_BUDGET
+    while todo:
+        if len(seen) > budget:
+            stuck = False  # gave up: no proof
+            break
+        st, wa, nd, rd, pl = todo.pop()
+        # plays that cannot hurt, made at once: a free card whose rank only one pile still
+        # takes (its suit crossed) or whose two copies are both free; the waste's top when
+        # only one pile takes its rank or its other copy is free (that copy can serve the
+        # other pile at any time)
+        while True:
+            if wa:
+                top = wa[-1]
+                s, r1 = suit_of[top], rank1_of[top]
+                u1, d1 = nd[s], nd[4 + s]
+                if r1 == u1 and (u1 > d1 or pl[top]):
+                    nd, wa = nd[:s] + bytes((u1 + 1,)) + nd[s + 1:], wa[:-1]
+                    continue
+                if r1 == d1 and (u1 > d1 or pl[top]):
+                    nd, wa = nd[:4 + s] + bytes((d1 - 1,)) + nd[5 + s:], wa[:-1]
+                    continue
+            played = False
+            for s in range(4):
+                u1, d1 = nd[s], nd[4 + s]
+                if u1 <= 13:
+                    f = 13 * s + u1 - 1
+                    n = pl[f]
+                    if n and (u1 > d1 or n == 2):
+                        pl = pl[:f] + bytes((n - 1,)) + pl[f + 1:]
+                        nd = nd[:s] + bytes((u1 + 1,)) + nd[s + 1:]
+                        played = True
+                        break
+                if d1:
+                    f = 13 * s + d1 - 1
+                    n = pl[f]
+                    if n and (u1 > d1 or n == 2):
+                        pl = pl[:f] + bytes((n - 1,)) + pl[f + 1:]
+                        nd = nd[:4 + s] + bytes((d1 - 1,)) + nd[5 + s:]
+                        played = True
+                        break
+            if not played:
+                break
+        if not wa and not st:
+            stuck = False  # cleared: the free cards finish every pile
+            break
+        children = []
+        if st:
+            children.append((st[1:], wa + st[:1], nd, rd, pl))
+        elif rd:
+            children.append((wa, b"", nd, rd - 1, pl))  # the first dealt to the waste comes first
+        for s in range(4):
+            u1, d1 = nd[s], nd[4 + s]
+            if u1 <= 13 and pl[13 * s + u1 - 1]:
+                f = 13 * s + u1 - 1
+                children.append((st, wa, nd[:s] + bytes((u1 + 1,)) + nd[s + 1:], rd,
+                                 pl[:f] + bytes((pl[f] - 1,)) + pl[f + 1:]))
+            if d1 and pl[13 * s + d1 - 1]:
+                f = 13 * s + d1 - 1
+                children.append((st, wa, nd[:4 + s] + bytes((d1 - 1,)) + nd[5 + s:], rd,
+                                 pl[:f] + bytes((pl[f] - 1,)) + pl[f + 1:]))
+        if wa:
+            top = wa[-1]
+            s, r1 = suit_of[top], rank1_of[top]
+            if r1 == nd[s]:
+                children.append((st, wa[:-1], nd[:s] + bytes((r1 + 1,)) + nd[s + 1:], rd, pl))
+            if r1 == nd[4 + s]:
+                children.append((st, wa[:-1], nd[:4 + s] + bytes((r1 - 1,)) + nd[5 + s:], rd, pl))
+        # the plays last, to be searched first (the order never changes a complete search's answer)
+        for child in children:
+            k = child[:4]
+            if k not in seen:
+                seen.add(k)
+                todo.append(child)
+    return _keep(_PASS, memo, stuck)
