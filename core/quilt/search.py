@@ -471,7 +471,7 @@ _SUIT_OF = bytes(f // 13 for f in range(52))
 _RANK1_OF = bytes(f % 13 + 1 for f in range(52))  # a face's rank + 1
 
 
-def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0, budget: int = 0) -> bool:
+def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0) -> bool:
     """Whether the stock (faces, next first) and the waste (faces, bottom first) could not both
     be cleared even if every quilt card were free to go up at any moment (a relaxation: True
     proves a dead end), the four suits together.
@@ -506,7 +506,7 @@ def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0, budg
     seen = {memo}
     todo = [(stock, waste, needs, redeals, bytes(pool))]
     stuck = True
-    budget = budget or _PASS_BUDGET
+    budget = _PASS_BUDGET  # fixed: the answers kept are by the position alone
     while todo:
         if len(seen) > budget:
             stuck = False  # gave up: no proof
