@@ -94,74 +94,85 @@ def games(text: str) -> list[tuple[str, int]]:
     return out
 
 
+class Install:
+    """One install's worker process: asked for one game at a time."""
+
+    def __init__(self, side: str, python: str, mode: str, out) -> None:
+        self.side, self.python, self.mode, self.out = side, python, mode, out
+        try:
+            self.proc = subprocess.Popen([python, __file__, "--worker"], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, text=True)
+        except OSError as error:
+            raise SystemExit(f"seen_ab.py: cannot start {error.filename}: {error.strerror}") from None
+
+    def play(self, game: str, number: int) -> dict:
+        self.proc.stdin.write(f"{game} {number} {self.mode}\n")
+        self.proc.stdin.flush()
+        row = json.loads(self.proc.stdout.readline() or '{"error": "the worker stopped"}')
+        if "error" in row:
+            raise SystemExit(f"seen_ab.py: {self.side} ({self.python}) on {game} {number}: {row['error']}")
+        row["side"] = self.side
+        if self.out:
+            print(json.dumps(row), file=self.out, flush=True)
+        return row
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def compare(a: dict, b: dict) -> bool:
+    """Print how the two plays of one game compare; whether they differ."""
+    game, number = a["game"], a["deal"]
+    if a["actions"] == b["actions"] and a["result"] == b["result"]:
+        print(f"same {game} {number}: {a['result']} in {len(a['actions'])} actions, "
+              f"CPU A {a['cpu']:.3f} s B {b['cpu']:.3f} s", flush=True)
+        return False
+    at = next((i for i, (x, y) in enumerate(zip(a["actions"], b["actions"])) if x != y),
+              min(len(a["actions"]), len(b["actions"])))
+    print(f"DIFFER {game} {number}: at action {at} (A {a['actions'][at:at + 3]} B {b['actions'][at:at + 3]}), "
+          f"A {a['result']} in {len(a['actions'])}, B {b['result']} in {len(b['actions'])}", flush=True)
+    return True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--a", help="python of install A (the reference)")
-    parser.add_argument("--b", help="python of install B")
-    parser.add_argument("--games", default="carpet:5001-5003")
-    parser.add_argument("--mode", choices=MODES, default="seen")
-    parser.add_argument("--repeat", type=int, default=1, help="play each game this many times each")
-    parser.add_argument("-o", "--output", help="write every game here (JSON lines)")
+    option = parser.add_argument
+    option("--worker", action="store_true", help=argparse.SUPPRESS)
+    option("--a", help="python of install A (the reference)")
+    option("--b", help="python of install B")
+    option("--games", default="carpet:5001-5003", help="GAME:FIRST-LAST,...")
+    option("--mode", choices=MODES, default="seen")
+    option("--repeat", type=int, default=1, help="play each game this many times each")
+    option("-o", "--output", help="write every game here (JSON lines)")
     args = parser.parse_args()
     if args.worker:
-        worker()
-        return
+        return worker()
     if not args.a or not args.b:
         parser.error("--a and --b are needed")
     todo = games(args.games)
-    try:
-        procs = {side: subprocess.Popen([python, __file__, "--worker"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True)
-                 for side, python in (("A", args.a), ("B", args.b))}
-    except OSError as error:
-        raise SystemExit(f"seen_ab.py: cannot start {error.filename}: {error.strerror}") from None
     out = open(args.output, "w") if args.output else None
+    installs = {side: Install(side, python, args.mode, out) for side, python in (("A", args.a), ("B", args.b))}
     cpu: dict = {}
     differ: dict = {}
-
-    def ask(side: str, game: str, number: int) -> dict:
-        proc = procs[side]
-        proc.stdin.write(f"{game} {number} {args.mode}\n")
-        proc.stdin.flush()
-        row = json.loads(proc.stdout.readline() or '{"error": "the worker stopped"}')
-        if "error" in row:
-            raise SystemExit(f"seen_ab.py: {side} on {game} {number}: {row['error']}")
-        row["side"] = side
-        if out:
-            out.write(json.dumps(row) + "\n")
-            out.flush()
-        return row
-
     turn = 0
     for game, number in todo:
         for _ in range(args.repeat):
             sides = ("A", "B") if turn % 2 == 0 else ("B", "A")
             turn += 1
-            rows = {side: ask(side, game, number) for side in sides}
-            a, b = rows["A"], rows["B"]
-            cpu.setdefault(game, []).append((a["cpu"], b["cpu"]))
-            if a["actions"] != b["actions"] or a["result"] != b["result"]:
-                differ[game] = differ.get(game, 0) + 1
-                at = next((i for i, (x, y) in enumerate(zip(a["actions"], b["actions"])) if x != y),
-                          min(len(a["actions"]), len(b["actions"])))
-                print(f"DIFFER {game} {number}: at action {at} (A {a['actions'][at:at + 3]} "
-                      f"B {b['actions'][at:at + 3]}), A {a['result']} in {len(a['actions'])}, "
-                      f"B {b['result']} in {len(b['actions'])}", flush=True)
-            else:
-                print(f"same {game} {number}: {a['result']} in {len(a['actions'])} actions, "
-                      f"CPU A {a['cpu']:.3f} s B {b['cpu']:.3f} s", flush=True)
-    for proc in procs.values():
-        proc.stdin.close()
-        proc.wait()
+            rows = {side: installs[side].play(game, number) for side in sides}
+            cpu.setdefault(game, []).append((rows["A"]["cpu"], rows["B"]["cpu"]))
+            differ[game] = differ.get(game, 0) + compare(rows["A"], rows["B"])
+    for install in installs.values():
+        install.close()
     print(f"mode {args.mode}, repeat {args.repeat}")
     for game, pairs in cpu.items():
         ratios = [b / a for a, b in pairs if a > 0]
-        print(f"{game}: {len(pairs)} games, {differ.get(game, 0)} differ; CPU median A "
+        print(f"{game}: {len(pairs)} games, {differ[game]} differ; CPU median A "
               f"{statistics.median(a for a, _ in pairs):.3f} s B {statistics.median(b for _, b in pairs):.3f} s, "
               f"median ratio B/A {statistics.median(ratios) if ratios else float('nan'):.3f}, "
               f"total A {sum(a for a, _ in pairs):.2f} s B {sum(b for _, b in pairs):.2f} s")
-    sys.exit(1 if differ else 0)
+    sys.exit(1 if any(differ.values()) else 0)
 
 
 if __name__ == "__main__":
