@@ -387,10 +387,10 @@ def _vote(variant, seen: Seen, candidates: list[int], samples: int | None, nodes
         return candidates[0]
     if variant.family in LOOKAHEAD_FAMILIES:
         return _look_ahead_vote(drawn, candidates, nodes)
-    return _vote_each(variant, drawn, candidates, nodes)
+    return _vote_each(drawn, candidates, nodes)
 
 
-def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
+def _vote_each(drawn, candidates: list[int], nodes: int) -> int:
     """Each candidate action played in every sample and the position after it solved: the action
     winnable in most samples; ties to the first in the order of the candidates (the family's).
     A position after an action is first tried with the lines that won earlier samples after it
@@ -408,13 +408,13 @@ def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
             break
         lines: list[list[int]] = []
         wins = 0
-        for done, (position, order, state) in enumerate(drawn):
+        for done, (_, _, state) in enumerate(drawn):
             if wins + count - done <= best_wins:  # winning every sample left, it could only tie
                 break
             start = state.snapshot()
             try:
                 state.apply(action)
-                wins += _solved(variant, position, order, state, nodes, lines)[0] == "won"
+                wins += _solved(state, nodes, lines)[0] == "won"
             finally:
                 state.restore(start)
         if wins > best_wins:
@@ -482,17 +482,17 @@ def _settled(candidates: list[int], votes: dict[int, int], left: int) -> bool:
     return True
 
 
-def _solved(variant, position: Position, order: tuple[int, ...], state: State, nodes: int,
-            lines: list[list[int]]) -> tuple[str, int]:
-    """(the result, the nodes searched) of ``state``, a position of the sample (``position``,
-    ``order``): won at no search when it is won or one of ``lines`` (those that won earlier
-    samples) wins it, else solved at ``nodes``, a winning line found added to ``lines``."""
-    from .solver import solve
+def _solved(state: State, nodes: int, lines: list[list[int]]) -> tuple[str, int]:
+    """(the result, the nodes searched) of ``state``, a position of a sample: won at no search
+    when it is won or one of ``lines`` (those that won earlier samples) wins it, else searched
+    as :func:`carpet.core.solver.solve` searches at ``nodes`` (the same answer: the search leaves
+    the state as found, so it needs no copy of it), a winning line found added to ``lines``."""
+    from .solver import WON_RESULT, _search
 
     if state.status == WON or any(_wins(state, line) for line in lines):
-        return "won", 0
-    found = solve(Session(variant, _Sampled(position, order), state=state), nodes=nodes)
-    if found.result == "won":
+        return WON_RESULT, 0
+    found = _search(state, nodes)
+    if found.result == WON_RESULT:
         lines.append(found.line)
     return found.result, found.nodes
 
@@ -545,7 +545,7 @@ class Chances:
     interval: tuple[float, float]
 
 
-def chances(seen: Seen, variant, samples: int = CHANCE_SAMPLES, nodes: int = CHANCE_NODES) -> Chances:
+def chances(seen: Seen, samples: int = CHANCE_SAMPLES, nodes: int = CHANCE_NODES) -> Chances:
     """Solve ``samples`` orders consistent with ``seen`` at ``nodes`` each (1 where nothing is
     hidden: there is one order).  A sample a line found earlier wins is won at no search."""
     from .survey import undecided_interval
@@ -556,7 +556,7 @@ def chances(seen: Seen, variant, samples: int = CHANCE_SAMPLES, nodes: int = CHA
     lines: list[list[int]] = []
     source = seen.samples(samples) if seen.hidden else [(read(seen.text), ())]
     for position, order in source:
-        result, used = _solved(variant, position, order, position.with_order(order), nodes, lines)
+        result, used = _solved(position.with_order(order), nodes, lines)
         spent += used
         if result == "won":
             won += 1

@@ -68,7 +68,7 @@ def test_two_games_differing_only_in_unseen_order_get_the_same_hint_and_chances(
     stock = [f for f in seen[0].text.split(" ") if f.startswith("s:")][0][2:]
     assert stock[:2] == top[6:8] and set(stock[2:]) == {"?"}
     assert seen_hint(sessions[0]) == seen_hint(sessions[1]) is not None
-    counts = [chances(s, get_game("carpet"), samples=20, nodes=5_000) for s in seen]
+    counts = [chances(s, samples=20, nodes=5_000) for s in seen]
     assert counts[0] == counts[1] and counts[0].samples == 20
     assert counts[0].won + counts[0].unwinnable + counts[0].unknown == 20
 
@@ -199,15 +199,15 @@ def _weighed(monkeypatch):
     votes = []
     vote_each = seen._vote_each
 
-    def check(variant, drawn, candidates, nodes):
-        named = vote_each(variant, drawn, candidates, nodes)
+    def check(drawn, candidates, nodes):
+        named = vote_each(drawn, candidates, nodes)
         won, lost = {}, {}
         for action in candidates:
             won[action] = lost[action] = 0
             for position, order, state in drawn:
                 start = state.snapshot()
                 state.apply(action)
-                found = solve(Session(variant, seen._Sampled(position, order), state=state), nodes=nodes)
+                found = solve(Session(position.variant, seen._Sampled(position, order), state=state), nodes=nodes)
                 state.restore(start)
                 won[action] += found.result == "won"
                 lost[action] += found.result == "unwinnable"
