@@ -240,6 +240,7 @@ class _Record:
         self.afresh()
 
     def afresh(self) -> None:
+        """Start the attempt's part afresh (what the player has seen is kept)."""
         self.snaps: list = []  # the attempt's snapshots, as the session holds them (the same objects)
         self.keys: set = set()
         #: search key -> the action of a winning line found from an earlier position of the attempt
