@@ -140,7 +140,7 @@ def _seen(target: str | None, number: str | None, text: str | None, nodes: int, 
         session, log = _position(target, number, None)
         variant, deal, events = session.variant, session.deal.text, len(session.events)
         what, file = seen_of(session), None if log is None else str(target)
-    found = chances(what, variant, samples=samples, nodes=nodes)
+    found = chances(what, samples=samples, nodes=nodes)
     spent = time.process_time() - started
     rate = found.won / found.samples
     if as_json:

@@ -44,10 +44,10 @@ def hint_search(session: Session, nodes: int | None = None, reached: set | None 
     state = working_copy(session)
     key, safe_of, preferred_of, _dead, _progress = _knowledge(state)
     if reached is None:
-        reached = _attempt_keys(session, state, key)
+        reached = add_keys(set(), session.attempt_snapshots(), state, key) | {key()}
     out = _search(state, nodes, seen=set(reached), track_children=True)
     legal = state.legal_actions()
-    fresh = [a for a in legal if _leads_to_new(state, a, key, reached)]
+    fresh = fresh_actions(state, legal, key, reached)
     if out.result == WON_RESULT and out.line and out.line[0] in fresh:
         return out.line[0], out
     # the root's own safe action (the line starts with it when there is one)
@@ -74,12 +74,13 @@ def hint_search(session: Session, nodes: int | None = None, reached: set | None 
     return ranked[0][-1], out
 
 
-def _attempt_keys(session: Session, scratch: State, key) -> set:
-    """The keys of every position of the current attempt, the present one included."""
+def add_keys(keys: set, snapshots, scratch: State, key) -> set:
+    """``keys`` with the search keys (``key``, of ``scratch``) of the positions ``snapshots`` hold
+    added: those of an attempt (Session.attempt_snapshots), or of its part not yet counted.
+    ``scratch`` is left as found."""
     start = scratch.snapshot()
-    keys = {key()}
     try:
-        for snap in session.attempt_snapshots():
+        for snap in snapshots:
             scratch.restore(snap)
             keys.add(key())
     finally:
@@ -87,13 +88,20 @@ def _attempt_keys(session: Session, scratch: State, key) -> set:
     return keys
 
 
-def _leads_to_new(state: State, action: int, key, reached: set) -> bool:
+def fresh_actions(state: State, legal: list[int], key, reached: set) -> list[int]:
+    """Those of ``legal`` that bring back no position of ``reached`` (by ``key``, the family's
+    search key of ``state``), in their order.  ``state`` is left as found."""
     start = state.snapshot()
+    fresh = []
     try:
-        state.apply(action)
-        return key() not in reached
+        for action in legal:
+            state.apply(action)
+            if key() not in reached:
+                fresh.append(action)
+            state.restore(start)
     finally:
         state.restore(start)
+    return fresh
 
 
-__all__ = ["hint_action", "hint_search", "hint_nodes"]
+__all__ = ["hint_action", "hint_search", "hint_nodes", "add_keys", "fresh_actions"]

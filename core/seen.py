@@ -159,40 +159,13 @@ def _stock_size(text: str) -> int:
     return 0
 
 
-class _Memory:
-    """A player's memory of one session's attempt: a copy of the session that has played its
-    events so far, and the fewest cards its stock has held since the last restart."""
-
-    __slots__ = ("shadow", "done", "fewest")
-
-    def __init__(self, session: Session) -> None:
-        self.shadow = Session(session.variant, session.deal)
-        self.done = 0
-        self.fewest = _stock_size(write(self.shadow.state))
-
-    def catch_up(self, events) -> int:
-        """Play the events not played yet (undone positions were seen too); the fewest since."""
-        for action, clock_ms in events[self.done:]:
-            self.shadow.act(action, clock_ms)
-            size = _stock_size(write(self.shadow.state))
-            self.fewest = size if action == RESTART else min(self.fewest, size)
-        self.done = len(events)
-        return self.fewest
-
-
-_MEMORY: "weakref.WeakKeyDictionary[Session, _Memory]" = weakref.WeakKeyDictionary()
-
-
 def seen_of(session: Session) -> Seen:
     """What the player of ``session`` has seen: its position, the bottom cards of the stock that
     were never face up in this attempt (an undone position was seen too) written ``??``."""
     text = write(session.state)
     size = _stock_size(text)
     if size and session.events is not None:
-        memory = _MEMORY.get(session)
-        if memory is None or memory.done > len(session.events):
-            memory = _MEMORY[session] = _Memory(session)
-        size = min(size, memory.catch_up(session.events))
+        size = min(size, _record(session).fewest(session))
     return seen_text(text, size)
 
 
@@ -244,21 +217,30 @@ def position_hint(position: Position, samples: int | None = None, nodes: int | N
     return _vote(position.variant, seen, state.legal_actions(), samples, nodes)
 
 
-def _key_of(state: State):
-    """The family's search key of ``state`` (a State hook of core/game.py), else its snapshot."""
-    return getattr(state, "search_key", None) or state.snapshot
+class _Record:
+    """What the seen hint keeps of one session between its calls, in two parts, each started
+    afresh on its own:
 
+    - what the player has seen (:func:`seen_of`): a copy of the session that has played its
+      events so far (undone positions were seen too), and the fewest cards its stock has held
+      since the last restart; started when first asked, afresh only when the session has fewer
+      events than the copy played;
+    - the attempt (:func:`_attempt`): the search keys of the positions it went through (worked
+      out once each: a long game asked for them at every step), and, in a family of
+      :data:`PLANNING_FAMILIES`, what its searches found (:func:`_planned`).  It holds while the
+      attempt only goes on; an undo or a restart (the attempt's positions no longer those it
+      holds) starts it afresh."""
 
-class _Attempt:
-    """What the seen hint keeps of one session's attempt between its calls: the search keys of
-    the positions the attempt went through (worked out once each: a long game asked for them at
-    every step), and, in a family of :data:`PLANNING_FAMILIES`, what its searches found
-    (:func:`_planned`).  It holds while the attempt only goes on; an undo or a restart (the
-    attempt's positions no longer those it holds) starts it afresh."""
-
-    __slots__ = ("snaps", "keys", "follow", "lost", "top")
+    __slots__ = ("shadow", "done", "least", "snaps", "keys", "follow", "lost", "top")
 
     def __init__(self) -> None:
+        self.shadow: Session | None = None  # (none until what the player has seen is asked)
+        self.done = 0  # the session's events the shadow has played
+        self.least = 0  # the fewest cards the shadow's stock has held since its last restart
+        self.afresh()
+
+    def afresh(self) -> None:
+        """Start the attempt's part afresh (what the player has seen is kept)."""
         self.snaps: list = []  # the attempt's snapshots, as the session holds them (the same objects)
         self.keys: set = set()
         #: search key -> the action of a winning line found from an earlier position of the attempt
@@ -268,48 +250,63 @@ class _Attempt:
         #: the most progress seen where a search at the full budget ended unknown (None: none did)
         self.top: int | None = None
 
+    def fewest(self, session: Session) -> int:
+        """The fewest cards the stock has held in this attempt, the session's events played."""
+        events = session.events
+        if self.shadow is None or self.done > len(events):
+            self.shadow, self.done = Session(session.variant, session.deal), 0
+            self.least = _stock_size(write(self.shadow.state))
+        for action, clock_ms in events[self.done:]:
+            self.shadow.act(action, clock_ms)
+            size = _stock_size(write(self.shadow.state))
+            self.least = size if action == RESTART else min(self.least, size)
+        self.done = len(events)
+        return self.least
+
     def goes_on(self, history: list) -> bool:
-        """Whether ``history`` (the session's attempt snapshots) extends the one held."""
+        """Whether ``history`` (the session's attempt snapshots) extends the attempt held."""
         snaps = self.snaps
         return len(history) >= len(snaps) and all(a is b for a, b in zip(snaps, history))
 
     def reached(self, session: Session, state: State) -> set:
         """The search keys of the attempt's positions, the present one (``state``'s) included."""
+        from .hint import add_keys
+        from .solver import _knowledge
+
         history = session.attempt_snapshots()
-        key = _key_of(state)
-        start = state.snapshot()
-        for snap in history[len(self.snaps):]:
-            state.restore(snap)
-            self.keys.add(key())
-        state.restore(start)
-        self.snaps = list(history)
+        key = _knowledge(state)[0]
+        add_keys(self.keys, history[len(self.snaps):], state, key)
+        self.snaps = history
         return self.keys | {key()}
 
 
-_ATTEMPTS: "weakref.WeakKeyDictionary[Session, _Attempt]" = weakref.WeakKeyDictionary()
+_RECORDS: "weakref.WeakKeyDictionary[Session, _Record]" = weakref.WeakKeyDictionary()
 
 
-def _attempt(session: Session) -> _Attempt:
-    """The session's :class:`_Attempt`, afresh when the attempt no longer goes on from it."""
-    held = _ATTEMPTS.get(session)
-    if held is None or not held.goes_on(session.attempt_snapshots()):
-        held = _ATTEMPTS[session] = _Attempt()
+def _record(session: Session) -> _Record:
+    """The session's :class:`_Record` (a new one when it has none)."""
+    held = _RECORDS.get(session)
+    if held is None:
+        held = _RECORDS[session] = _Record()
+    return held
+
+
+def _attempt(session: Session) -> _Record:
+    """The session's record, its attempt part afresh when the attempt no longer goes on from it."""
+    held = _record(session)
+    if not held.goes_on(session.attempt_snapshots()):
+        held.afresh()
     return held
 
 
 def _fresh(state: State, reached: set) -> list[int]:
     """The legal actions that bring back no position of ``reached`` (the attempt's, by the
     family's search key, a State hook of core/game.py); all of them when every one does."""
-    key = _key_of(state)
-    start = state.snapshot()
+    from .hint import fresh_actions
+    from .solver import _knowledge
+
     legal = state.legal_actions()
-    fresh = []
-    for action in legal:
-        state.apply(action)
-        if key() not in reached:
-            fresh.append(action)
-        state.restore(start)
-    return fresh or legal
+    return fresh_actions(state, legal, _knowledge(state)[0], reached) or legal
 
 
 def _planned(session: Session) -> int | None:
@@ -329,12 +326,12 @@ def _planned(session: Session) -> int | None:
     """
     from .autoplay import simple_action
     from .hint import hint_nodes, hint_search
-    from .solver import UNWINNABLE, WON_RESULT, working_copy
+    from .solver import UNWINNABLE, WON_RESULT, _knowledge, working_copy
 
     memo = _attempt(session)
     state = working_copy(session)
     reached = memo.reached(session, state)
-    key = _key_of(state)
+    key, _safe, _actions, _dead, progress_of = _knowledge(state)
     here = key()
     fresh = _fresh(state, reached)
     planned = memo.follow.get(here)
@@ -342,7 +339,7 @@ def _planned(session: Session) -> int | None:
         return planned
     if here not in memo.lost:
         full = hint_nodes(session.variant)
-        progress = (getattr(state, "progress", None) or (lambda: state.score))()
+        progress = progress_of()
         retry = memo.top is not None and progress <= memo.top
         action, out = hint_search(session, full // RETRY_SHARE if retry else full, reached)
         if out.result == WON_RESULT and out.line and out.line[0] == action:
@@ -391,10 +388,10 @@ def _vote(variant, seen: Seen, candidates: list[int], samples: int | None, nodes
         return candidates[0]
     if variant.family in LOOKAHEAD_FAMILIES:
         return _look_ahead_vote(drawn, candidates, nodes)
-    return _vote_each(variant, drawn, candidates, nodes)
+    return _vote_each(drawn, candidates, nodes)
 
 
-def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
+def _vote_each(drawn, candidates: list[int], nodes: int) -> int:
     """Each candidate action played in every sample and the position after it solved: the action
     winnable in most samples; ties to the first in the order of the candidates (the family's).
     A position after an action is first tried with the lines that won earlier samples after it
@@ -405,7 +402,6 @@ def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
     sample (a later one could only tie), and, within an action, when winning every sample left
     would only tie the best so far."""
     from .autoplay import simple_action
-    from .solver import solve
 
     best, best_wins, count = None, 0, len(drawn)
     for action in candidates:
@@ -413,19 +409,13 @@ def _vote_each(variant, drawn, candidates: list[int], nodes: int) -> int:
             break
         lines: list[list[int]] = []
         wins = 0
-        for done, (position, order, state) in enumerate(drawn):
+        for done, (_, _, state) in enumerate(drawn):
             if wins + count - done <= best_wins:  # winning every sample left, it could only tie
                 break
             start = state.snapshot()
             try:
                 state.apply(action)
-                if state.status == WON or any(_wins(state, line) for line in lines):
-                    wins += 1
-                    continue
-                found = solve(Session(variant, _Sampled(position, order), state=state), nodes=nodes)
-                if found.result == "won":
-                    wins += 1
-                    lines.append(found.line)
+                wins += _solved(state, nodes, lines)[0] == "won"
             finally:
                 state.restore(start)
         if wins > best_wins:
@@ -493,6 +483,21 @@ def _settled(candidates: list[int], votes: dict[int, int], left: int) -> bool:
     return True
 
 
+def _solved(state: State, nodes: int, lines: list[list[int]]) -> tuple[str, int]:
+    """(the result, the nodes searched) of ``state``, a position of a sample: won at no search
+    when it is won or one of ``lines`` (those that won earlier samples) wins it, else searched
+    as :func:`carpet.core.solver.solve` searches at ``nodes`` (the same answer: the search leaves
+    the state as found, so it needs no copy of it), a winning line found added to ``lines``."""
+    from .solver import WON_RESULT, _search
+
+    if state.status == WON or any(_wins(state, line) for line in lines):
+        return WON_RESULT, 0
+    found = _search(state, nodes)
+    if found.result == WON_RESULT:
+        lines.append(found.line)
+    return found.result, found.nodes
+
+
 def _wins(state: State, line: list[int]) -> bool:
     """Whether ``line`` is legal from ``state`` and wins it (the state is left as found)."""
     start = state.snapshot()
@@ -541,10 +546,9 @@ class Chances:
     interval: tuple[float, float]
 
 
-def chances(seen: Seen, variant, samples: int = CHANCE_SAMPLES, nodes: int = CHANCE_NODES) -> Chances:
+def chances(seen: Seen, samples: int = CHANCE_SAMPLES, nodes: int = CHANCE_NODES) -> Chances:
     """Solve ``samples`` orders consistent with ``seen`` at ``nodes`` each (1 where nothing is
     hidden: there is one order).  A sample a line found earlier wins is won at no search."""
-    from .solver import solve
     from .survey import undecided_interval
 
     if not seen.hidden:
@@ -553,16 +557,11 @@ def chances(seen: Seen, variant, samples: int = CHANCE_SAMPLES, nodes: int = CHA
     lines: list[list[int]] = []
     source = seen.samples(samples) if seen.hidden else [(read(seen.text), ())]
     for position, order in source:
-        state = position.with_order(order)
-        if state.status == WON or any(_wins(state, line) for line in lines):
+        result, used = _solved(position.with_order(order), nodes, lines)
+        spent += used
+        if result == "won":
             won += 1
-            continue
-        found = solve(Session(variant, _Sampled(position, order), state=state), nodes=nodes)
-        spent += found.nodes
-        if found.result == "won":
-            won += 1
-            lines.append(found.line)
-        elif found.result == "unwinnable":
+        elif result == "unwinnable":
             unwinnable += 1
         else:
             unknown += 1

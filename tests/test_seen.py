@@ -68,9 +68,49 @@ def test_two_games_differing_only_in_unseen_order_get_the_same_hint_and_chances(
     stock = [f for f in seen[0].text.split(" ") if f.startswith("s:")][0][2:]
     assert stock[:2] == top[6:8] and set(stock[2:]) == {"?"}
     assert seen_hint(sessions[0]) == seen_hint(sessions[1]) is not None
-    counts = [chances(s, get_game("carpet"), samples=20, nodes=5_000) for s in seen]
+    counts = [chances(s, samples=20, nodes=5_000) for s in seen]
     assert counts[0] == counts[1] and counts[0].samples == 20
     assert counts[0].won + counts[0].unwinnable + counts[0].unknown == 20
+
+
+def test_one_record_per_session_the_memory_kept_through_an_undo_the_attempt_afresh():
+    """The seen hint keeps one record per session (core/seen.py, ``_Record``) in two parts: what the
+    player has seen goes on through an undo (the copy of the session is not played again, the card
+    turned and undone stays named), the attempt's search keys start afresh there and are always
+    those of the attempt's positions; after a restart the whole stock is unseen again."""
+    import carpet.core.seen as seen_module
+    from carpet.core.solver import working_copy
+
+    def unseen(session) -> int:
+        return seen_of(session).text.count("??")
+
+    def attempt_keys(session) -> set:
+        state = working_copy(session)
+        keys = {state.search_key()}
+        for snap in session.attempt_snapshots():
+            state.restore(snap)
+            keys.add(state.search_key())
+        return keys
+
+    session = Session(get_game("carpet"), parse_deal("9118"))
+    dealt = unseen(session)
+    assert dealt > 8
+    for word in ("turn", "turn", "turn", "turn"):
+        session.play_text(word, 0)
+        assert seen_hint(session) is not None
+    record = seen_module._RECORDS[session]
+    shadow = record.shadow
+    assert unseen(session) == dealt - 4 and record.keys | {working_copy(session).search_key()} == attempt_keys(session)
+    session.play_text("undo", 0)
+    assert seen_hint(session) is not None
+    assert seen_module._RECORDS[session] is record and record.shadow is shadow
+    assert record.done == len(session.events)
+    assert unseen(session) == dealt - 4  # the card undone is back on the stock, named
+    assert len(record.snaps) == 3 and record.keys | {working_copy(session).search_key()} == attempt_keys(session)
+    session.play_text("restart", 0)
+    assert seen_hint(session) is not None
+    assert seen_module._RECORDS[session] is record and record.shadow is shadow
+    assert unseen(session) == dealt and record.snaps == [] and record.keys == set()
 
 
 def test_nothing_hidden_the_seen_hint_is_the_full_one():
@@ -199,15 +239,15 @@ def _weighed(monkeypatch):
     votes = []
     vote_each = seen._vote_each
 
-    def check(variant, drawn, candidates, nodes):
-        named = vote_each(variant, drawn, candidates, nodes)
+    def check(drawn, candidates, nodes):
+        named = vote_each(drawn, candidates, nodes)
         won, lost = {}, {}
         for action in candidates:
             won[action] = lost[action] = 0
             for position, order, state in drawn:
                 start = state.snapshot()
                 state.apply(action)
-                found = solve(Session(variant, seen._Sampled(position, order), state=state), nodes=nodes)
+                found = solve(Session(position.variant, seen._Sampled(position, order), state=state), nodes=nodes)
                 state.restore(start)
                 won[action] += found.result == "won"
                 lost[action] += found.result == "unwinnable"

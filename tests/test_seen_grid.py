@@ -108,7 +108,7 @@ def test_after_the_last_shuffle_the_seen_player_wins_what_the_full_hint_wins_and
         session = Session(variant, Start(text))
         play_out(session, 5000, choose=seen_hint)
         outcomes += 1
-        memo = seen_module._ATTEMPTS[session]
+        memo = seen_module._RECORDS[session]
         path = session.attempt_snapshots() + [session.state.snapshot()]
         state = working_copy(session)
         before = set()
