@@ -160,10 +160,15 @@ class QuiltSearch(State):
         last-pass test keeps its answers by what it reads (:data:`_PASS`)."""
         if self.variant.has_reserves:
             return False
-        unstuck = self.unstuck
         redeals = self.variant.redeals - self.redeals_used
-        if unstuck == 31:
-            return not redeals and not self.waste and self._last_pass_stuck()
+        if self.unstuck != 31 and self._cards_stuck(redeals):
+            return True
+        return not redeals and not self.waste and self._last_pass_stuck()
+
+    def _cards_stuck(self, redeals: int) -> bool:
+        """:meth:`dead_end`'s tests of each suit (those ``unstuck`` does not say passed) and of
+        the quilt lock; what passes is noted in ``unstuck``."""
+        unstuck = self.unstuck
         waste, stock, loc, need = bytes(self.waste), None, self.loc, self.need
         for suit in range(4):
             if unstuck >> suit & 1:
@@ -190,7 +195,7 @@ class QuiltSearch(State):
                 return True
             unstuck |= QUILT_UNLOCKED
         self.unstuck = unstuck
-        return not redeals and not self.waste and self._last_pass_stuck()
+        return False
 
     def _last_pass_stuck(self) -> bool:
         """In the last pass, whether the stock and the waste could not be cleared even if every
@@ -469,6 +474,9 @@ _PASS: dict = {}
 _PASS_BUDGET = 100
 _SUIT_OF = bytes(f // 13 for f in range(52))
 _RANK1_OF = bytes(f % 13 + 1 for f in range(52))  # a face's rank + 1
+#: each pile of ``needs`` as (pile, its suit, the step of what it takes next), a suit's up pile
+#: then its down pile (the order in which _pass_stuck tries them)
+_PILE_STEPS = tuple((pile, pile % 4, 1 if pile < 4 else -1) for pile in (0, 4, 1, 5, 2, 6, 3, 7))
 
 
 def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0) -> bool:
@@ -528,22 +536,14 @@ def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0) -> b
                     nd, wa = nd[:4 + s] + bytes((d1 - 1,)) + nd[5 + s:], wa[:-1]
                     continue
             played = False
-            for s in range(4):
-                u1, d1 = nd[s], nd[4 + s]
-                if u1 <= 13:
-                    f = 13 * s + u1 - 1
+            for p, s, step in _PILE_STEPS:
+                r1 = nd[p]
+                if 0 < r1 < 14:  # (0 and 14: the pile complete)
+                    f = 13 * s + r1 - 1
                     n = pl[f]
-                    if n and (u1 > d1 or n == 2):
+                    if n and (nd[s] > nd[4 + s] or n == 2):
                         pl = pl[:f] + bytes((n - 1,)) + pl[f + 1:]
-                        nd = nd[:s] + bytes((u1 + 1,)) + nd[s + 1:]
-                        played = True
-                        break
-                if d1:
-                    f = 13 * s + d1 - 1
-                    n = pl[f]
-                    if n and (u1 > d1 or n == 2):
-                        pl = pl[:f] + bytes((n - 1,)) + pl[f + 1:]
-                        nd = nd[:4 + s] + bytes((d1 - 1,)) + nd[5 + s:]
+                        nd = nd[:p] + bytes((r1 + step,)) + nd[p + 1:]
                         played = True
                         break
             if not played:
@@ -556,15 +556,11 @@ def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0) -> b
             children.append((st[1:], wa + st[:1], nd, rd, pl))
         elif rd:
             children.append((wa, b"", nd, rd - 1, pl))  # the first dealt to the waste comes first
-        for s in range(4):
-            u1, d1 = nd[s], nd[4 + s]
-            if u1 <= 13 and pl[13 * s + u1 - 1]:
-                f = 13 * s + u1 - 1
-                children.append((st, wa, nd[:s] + bytes((u1 + 1,)) + nd[s + 1:], rd,
-                                 pl[:f] + bytes((pl[f] - 1,)) + pl[f + 1:]))
-            if d1 and pl[13 * s + d1 - 1]:
-                f = 13 * s + d1 - 1
-                children.append((st, wa, nd[:4 + s] + bytes((d1 - 1,)) + nd[5 + s:], rd,
+        for p, s, step in _PILE_STEPS:
+            r1 = nd[p]
+            if 0 < r1 < 14 and pl[13 * s + r1 - 1]:
+                f = 13 * s + r1 - 1
+                children.append((st, wa, nd[:p] + bytes((r1 + step,)) + nd[p + 1:], rd,
                                  pl[:f] + bytes((pl[f] - 1,)) + pl[f + 1:]))
         if wa:
             top = wa[-1]
