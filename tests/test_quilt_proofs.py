@@ -360,3 +360,64 @@ def test_a_deal_the_last_pass_relaxation_decides_is_won_and_its_line_replays():
     for action in solution.line:
         state.apply(action)
     assert state.status == WON
+
+
+# --- the end of a pass: the waste's top stuck till the redeal -----------------------------------
+
+def stock_dealt(game: str, rng: random.Random, cards: int) -> QuiltState:
+    """A stock game at the end of a pass with a redeal left: every pile complete but for
+    ``cards`` cards taken off the top of three or four random piles (as :func:`undealt`), a few
+    laid back in a corner of the quilt and the rest on the waste, in a random order (several
+    suits mixed there, where they block each other), the stock empty."""
+    piles = [list(range(s * 13, s * 13 + 12)) + [s * 13 + 12 + 52] for s in range(4)]  # up: A..Q, the other K
+    piles += [[s * 13 + 12] + [s * 13 + r + 52 for r in range(11, -1, -1)] for s in range(4)]  # down: K, Q..A
+    taken_from = rng.sample(piles, rng.choice((3, 4)))
+    corner = [row * 8 + col for row in range(1, 4) for col in range(1, 4)]
+    rng.shuffle(corner)
+    quilt, waste = [None] * CELLS, []
+    for _ in range(cards):
+        card = rng.choice([p for p in taken_from if len(p) > 1]).pop()
+        if rng.random() < 0.2 and corner:
+            quilt[corner.pop()] = card
+        else:
+            waste.append(card)
+    rng.shuffle(waste)
+    variant = get_game(game)
+    return QuiltState.arranged(variant, quilt=quilt, waste=waste, foundations=piles,
+                               redeals_used=rng.randint(0, variant.redeals - 1))
+
+
+def top_stuck_dead(state: QuiltState) -> bool:
+    """The proof alone: the stock empty, a redeal left, the waste's top stuck, the redeal dead."""
+    return (state.redeals_used < state.variant.redeals and not state.stock and bool(state.waste)
+            and state._top_stuck() and state._redealt().dead_end())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(STOCK_GAMES), seed=st.integers(0, 2**32), cards=st.integers(3, 14))
+def test_a_pass_ended_with_its_top_stuck_and_its_redeal_dead_has_no_win(game, seed, cards):
+    state = stock_dealt(game, random.Random(seed), cards)
+    if state.status == PLAYING and top_stuck_dead(state):
+        assert breadth_first(state, search_key, limit=50_000) is False
+
+
+def test_the_stuck_top_proof_fires_where_nothing_wins_and_where_the_others_do_not():
+    # over a fixed sample of passes ended: every position it calls dead is lost by a plain
+    # breadth-first search (without any proof), some where no other proof calls the position
+    # itself lost, and dead_end says lost wherever it fires
+    rng = random.Random(33)
+    fired = alone = won = 0
+    for k in range(400):
+        state = stock_dealt(STOCK_GAMES[k % 2], rng, 4 + k % 11)
+        if state.status != PLAYING:
+            continue
+        answer = breadth_first(state, search_key, limit=50_000)
+        won += answer is True
+        if top_stuck_dead(state):
+            assert answer is False, k
+            fired += 1
+            look = fresh(state)
+            alone += not look._cards_stuck(look.variant.redeals - look.redeals_used)
+            assert fresh(state).dead_end(), k
+    assert fired >= 20 and alone >= 5 and won >= 100, (fired, alone, won)
+

@@ -153,7 +153,9 @@ class QuiltSearch(State):
         (:meth:`_quilt_locked`), or, in the last pass with the waste empty, the four suits
         together could not clear the stock even with every quilt card free
         (:meth:`_last_pass_stuck`; asked at every last-pass position it cost the search up to
-        14 times its CPU on deals it could not decide, and decided none of them).
+        14 times its CPU on deals it could not decide, and decided none of them), or, with the
+        stock dealt and a redeal left, the waste's top cannot move till the redeal
+        (:meth:`_top_stuck`) and the position after redealing now is dead (:meth:`_redealt`).
         Each suit's tests depend on its own cards alone, so a suit
         that passed them stays passed (``unstuck``) until one of its cards moves; the quilt
         lock test stays passed (bit QUILT_UNLOCKED) until a card goes to a foundation; the
@@ -163,7 +165,39 @@ class QuiltSearch(State):
         redeals = self.variant.redeals - self.redeals_used
         if self.unstuck != 31 and self._cards_stuck(redeals):
             return True
-        return not redeals and not self.waste and self._last_pass_stuck()
+        if not self.waste:
+            return False
+        if redeals:
+            # sound: with the stock empty and the waste's top stuck till a redeal, every line plays
+            # quilt cards up, then redeals; the same plays can follow a redeal made now
+            return not self.stock and self._top_stuck() and self._redealt().dead_end()
+        return self._last_pass_stuck()
+
+    def _top_stuck(self) -> bool:
+        """With the stock empty, whether the waste's top card can neither go up nor take a card
+        until the waste is turned over: no card of its suit one rank apart lies in the quilt,
+        and neither pile of its suit can reach it with quilt cards alone (while it stays on top,
+        only quilt cards can go up).  Then nothing but quilt cards to their piles can be played
+        before the redeal, and those plays can as well be made after it."""
+        face = self.waste[-1] % 52
+        base = face - face % 13
+        loc, need = self.loc, self.need
+
+        def in_quilt(f: int) -> bool:
+            return loc[f] >= 0 or loc[f + 52] >= 0
+
+        if (face > base and in_quilt(face - 1)) or (face < base + 12 and in_quilt(face + 1)):
+            return False  # a card the top takes on
+        up, down = need[UP + face // 13], need[DOWN + face // 13]
+        if 0 <= up <= face and all(map(in_quilt, range(up, face))):
+            return False  # the up pile may reach it
+        return not (down >= face and all(map(in_quilt, range(face + 1, down + 1))))
+
+    def _redealt(self) -> "QuiltSearch":
+        """A copy of this position with its waste turned over (by the rules' redeal)."""
+        after = self.copy()
+        after._redeal()
+        return after
 
     def _cards_stuck(self, redeals: int) -> bool:
         """:meth:`dead_end`'s tests of each suit (those ``unstuck`` does not say passed) and of
