@@ -362,13 +362,13 @@ def test_a_deal_the_last_pass_relaxation_decides_is_won_and_its_line_replays():
     assert state.status == WON
 
 
-# --- the end of a pass: the waste's top stuck till the redeal -----------------------------------
+# --- the end of a pass: the cards to come stuck till the redeal ---------------------------------
 
 def stock_dealt(game: str, rng: random.Random, cards: int) -> QuiltState:
-    """A stock game at the end of a pass with a redeal left: every pile complete but for
+    """A stock game near the end of a pass with a redeal left: every pile complete but for
     ``cards`` cards taken off the top of three or four random piles (as :func:`undealt`), a few
     laid back in a corner of the quilt and the rest on the waste, in a random order (several
-    suits mixed there, where they block each other), the stock empty."""
+    suits mixed there, where they block each other), the stock empty or holding one card."""
     piles = [list(range(s * 13, s * 13 + 12)) + [s * 13 + 12 + 52] for s in range(4)]  # up: A..Q, the other K
     piles += [[s * 13 + 12] + [s * 13 + r + 52 for r in range(11, -1, -1)] for s in range(4)]  # down: K, Q..A
     taken_from = rng.sample(piles, rng.choice((3, 4)))
@@ -382,15 +382,17 @@ def stock_dealt(game: str, rng: random.Random, cards: int) -> QuiltState:
         else:
             waste.append(card)
     rng.shuffle(waste)
+    stock = [waste.pop()] if waste and rng.random() < 0.3 else []  # (at most one card left: _STUCK_STOCK)
     variant = get_game(game)
-    return QuiltState.arranged(variant, quilt=quilt, waste=waste, foundations=piles,
+    return QuiltState.arranged(variant, quilt=quilt, stock=stock, waste=waste, foundations=piles,
                                redeals_used=rng.randint(0, variant.redeals - 1))
 
 
 def top_stuck_dead(state: QuiltState) -> bool:
-    """The proof alone: the stock empty, a redeal left, the waste's top stuck, the redeal dead."""
-    return (state.redeals_used < state.variant.redeals and not state.stock and bool(state.waste)
-            and state._top_stuck() and state._redealt().dead_end())
+    """The proof alone: a redeal left, the cards to come stuck, the position after dealing them
+    and redealing dead."""
+    return (state.redeals_used < state.variant.redeals and bool(state.waste or state.stock)
+            and state._to_come_stuck() and state._redealt().dead_end())
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

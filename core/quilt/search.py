@@ -154,8 +154,9 @@ class QuiltSearch(State):
         together could not clear the stock even with every quilt card free
         (:meth:`_last_pass_stuck`; asked at every last-pass position it cost the search up to
         14 times its CPU on deals it could not decide, and decided none of them), or, with the
-        stock dealt and a redeal left, the waste's top cannot move till the redeal
-        (:meth:`_top_stuck`) and the position after redealing now is dead (:meth:`_redealt`).
+        stock nearly dealt and a redeal left, the cards to come (the waste's top, the stock's)
+        cannot move till the redeal (:meth:`_to_come_stuck`) and the position after dealing them
+        and redealing is dead (:meth:`_redealt`).
         Each suit's tests depend on its own cards alone, so a suit
         that passed them stays passed (``unstuck``) until one of its cards moves; the quilt
         lock test stays passed (bit QUILT_UNLOCKED) until a card goes to a foundation; the
@@ -165,37 +166,68 @@ class QuiltSearch(State):
         redeals = self.variant.redeals - self.redeals_used
         if self.unstuck != 31 and self._cards_stuck(redeals):
             return True
-        if not self.waste:
-            return False
         if redeals:
-            # sound: with the stock empty and the waste's top stuck till a redeal, every line plays
-            # quilt cards up, then redeals; the same plays can follow a redeal made now
-            return not self.stock and self._top_stuck() and self._redealt().dead_end()
-        return self._last_pass_stuck()
+            # sound: with the stock's cards and the waste's top all stuck till a redeal, every line
+            # turns and plays quilt cards up, then redeals; those plays can follow the redeal
+            return (len(self.stock) <= _STUCK_STOCK and (self.waste or self.stock) and self._to_come_stuck()
+                    and self._redealt().dead_end())
+        return not self.waste and self._last_pass_stuck()
 
-    def _top_stuck(self) -> bool:
-        """With the stock empty, whether the waste's top card can neither go up nor take a card
-        until the waste is turned over: no card of its suit one rank apart lies in the quilt,
-        and neither pile of its suit can reach it with quilt cards alone (while it stays on top,
-        only quilt cards can go up).  Then nothing but quilt cards to their piles can be played
-        before the redeal, and those plays can as well be made after it."""
-        face = self.waste[-1] % 52
-        base = face - face % 13
-        loc, need = self.loc, self.need
-
-        def in_quilt(f: int) -> bool:
-            return loc[f] >= 0 or loc[f + 52] >= 0
-
-        if (face > base and in_quilt(face - 1)) or (face < base + 12 and in_quilt(face + 1)):
-            return False  # a card the top takes on
-        up, down = need[UP + face // 13], need[DOWN + face // 13]
-        if 0 <= up <= face and all(map(in_quilt, range(up, face))):
-            return False  # the up pile may reach it
-        return not (down >= face and all(map(in_quilt, range(face + 1, down + 1))))
+    def _to_come_stuck(self) -> bool:
+        """Whether the waste's top card and every stock card, each once it lies on top, can
+        neither go up nor take a card until the waste is turned over.  While they lie on top,
+        only quilt cards can go up, so the quilt cards that may go up are found as the least set
+        grown until it stays the same (a card joins once a short side of it may be bare, a hole
+        or a card of the set, and a pile of its suit may reach it, every face before it on the
+        way having a copy in the set).  Each of those cards is stuck when neither pile of its
+        suit may reach it that way and no card of its suit one rank apart lies in the quilt
+        where it may come free.  Then nothing but turns and quilt cards to their piles can be
+        played before the redeal, and those plays can as well be made after it."""
+        loc, need, free = self.loc, self.need, self.free
+        to_come = self.stock + self.waste[-1:]
+        for card in to_come:  # first what is plain at once: a card a pile takes, or a free card it takes
+            face = card % 52
+            if face in need:
+                return False
+            rank = face % 13
+            if (rank and (free[loc[face - 1]] or free[loc[face + 51]])) or \
+                    (rank < 12 and (free[loc[face + 1]] or free[loc[face + 53]])):
+                return False
+        cells = self.cells
+        bare = self.faces.translate(_BARE)  # 1 where a cell is bare or its card may go up (OFF bare)
+        got = bytearray(52)  # copies of each face that may go up
+        todo = [cell for cell in range(CELLS) if cells[cell] >= 0]
+        grown = True
+        while grown:
+            grown = False
+            for cell in todo:
+                if bare[cell] or not (bare[_N1[cell]] or bare[_N2[cell]]):
+                    continue
+                f = cells[cell] % 52
+                up, down = need[UP + f // 13], need[DOWN + f // 13]
+                if (0 <= up <= f and got.find(0, up, f) < 0) or (down >= f and got.find(0, f + 1, down + 1) < 0):
+                    bare[cell] = 1
+                    got[f] += 1
+                    grown = True
+        for card in to_come:
+            face = card % 52
+            up, down = need[UP + face // 13], need[DOWN + face // 13]
+            if (0 <= up <= face and got.find(0, up, face) < 0) or \
+                    (down >= face and got.find(0, face + 1, down + 1) < 0):
+                return False  # a pile may reach it
+            rank = face % 13
+            for f in ((face - 1,) if rank else ()) + ((face + 1,) if rank < 12 else ()):
+                for cell in (loc[f], loc[f + 52]):
+                    if cell >= 0 and (bare[_N1[cell]] or bare[_N2[cell]]):
+                        return False  # a card it may take
+        return True
 
     def _redealt(self) -> "QuiltSearch":
-        """A copy of this position with its waste turned over (by the rules' redeal)."""
+        """A copy of this position with its stock dealt and its waste turned over (by the
+        rules' turn and redeal)."""
         after = self.copy()
+        while after.stock:
+            after._turn()
         after._redeal()
         return after
 
@@ -425,6 +457,8 @@ _ACTIONS_KEPT = 50_000
 _STUCK: dict = {}
 #: positions _suit_stuck may look at before it gives up (and says "not stuck")
 _STUCK_BUDGET = 20000
+#: the most stock cards left where dead_end asks whether the cards to come are all stuck
+_STUCK_STOCK = 1
 _LESS = (b"", b"\x00", b"\x01")  # a count, less one, as bytes
 _BARE = bytes((1,)) + bytes(255)  # a cell's face + 1 -> 1 when it holds no card (_quilt_locked)
 
