@@ -1,11 +1,13 @@
 """The quilt family's dead-end proofs (core/quilt/search.py), cross-checked against searches without them.
 
-Four proofs: a suit's waste cards blocked for good in the last pass (``_run_blocked``), a suit
+Five proofs: a suit's waste cards blocked for good in the last pass (``_run_blocked``), a suit
 that could not be finished even with every quilt card free (``_suit_stuck``), a quilt card
 that can never leave the quilt (``_quilt_locked``; on small end games laid out at random, on
-issue 25's example, and never on a winning line found without it), and a last pass the four
+issue 25's example, and never on a winning line found without it), a last pass the four
 suits together could not clear even with every quilt card free (``_last_pass_stuck``; on small
-end games with and without redeals left, and on a hand-made block of two suits).  A position any
+end games with and without redeals left, and on a hand-made block of two suits), and a pass
+whose cards to come are stuck till the redeal, the redeal's position dead (``_to_come_stuck``
+and ``_redealt``; on small end games of a pass with its stock dealt or nearly).  A position any
 calls dead has no win by a plain breadth-first search (tests/test_solver.py: every legal action,
 no pruning, no order).  The state keeps what the search worked out about its position (the suits
 that passed, ``unstuck``; the key, ``keyed``; the quilt by faces, ``faces``): along any line,
