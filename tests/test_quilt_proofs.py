@@ -1,11 +1,13 @@
 """The quilt family's dead-end proofs (core/quilt/search.py), cross-checked against searches without them.
 
-Four proofs: a suit's waste cards blocked for good in the last pass (``_run_blocked``), a suit
+Five proofs: a suit's waste cards blocked for good in the last pass (``_run_blocked``), a suit
 that could not be finished even with every quilt card free (``_suit_stuck``), a quilt card
 that can never leave the quilt (``_quilt_locked``; on small end games laid out at random, on
-issue 25's example, and never on a winning line found without it), and a last pass the four
+issue 25's example, and never on a winning line found without it), a last pass the four
 suits together could not clear even with every quilt card free (``_last_pass_stuck``; on small
-end games with and without redeals left, and on a hand-made block of two suits).  A position any
+end games with and without redeals left, and on a hand-made block of two suits), and a pass
+whose cards to come are stuck till the redeal, the redeal's position dead (``_to_come_stuck``
+and ``_redealt``; on small end games of a pass with its stock dealt or nearly).  A position any
 calls dead has no win by a plain breadth-first search (tests/test_solver.py: every legal action,
 no pruning, no order).  The state keeps what the search worked out about its position (the suits
 that passed, ``unstuck``; the key, ``keyed``; the quilt by faces, ``faces``): along any line,
@@ -360,3 +362,66 @@ def test_a_deal_the_last_pass_relaxation_decides_is_won_and_its_line_replays():
     for action in solution.line:
         state.apply(action)
     assert state.status == WON
+
+
+# --- the end of a pass: the cards to come stuck till the redeal ---------------------------------
+
+def stock_dealt(game: str, rng: random.Random, cards: int) -> QuiltState:
+    """A stock game near the end of a pass with a redeal left: every pile complete but for
+    ``cards`` cards taken off the top of three or four random piles (as :func:`undealt`), a few
+    laid back in a corner of the quilt and the rest on the waste, in a random order (several
+    suits mixed there, where they block each other), the stock empty or holding one card."""
+    piles = [list(range(s * 13, s * 13 + 12)) + [s * 13 + 12 + 52] for s in range(4)]  # up: A..Q, the other K
+    piles += [[s * 13 + 12] + [s * 13 + r + 52 for r in range(11, -1, -1)] for s in range(4)]  # down: K, Q..A
+    taken_from = rng.sample(piles, rng.choice((3, 4)))
+    corner = [row * 8 + col for row in range(1, 4) for col in range(1, 4)]
+    rng.shuffle(corner)
+    quilt, waste = [None] * CELLS, []
+    for _ in range(cards):
+        card = rng.choice([p for p in taken_from if len(p) > 1]).pop()
+        if rng.random() < 0.2 and corner:
+            quilt[corner.pop()] = card
+        else:
+            waste.append(card)
+    rng.shuffle(waste)
+    stock = [waste.pop()] if waste and rng.random() < 0.3 else []  # (at most one card left: _STUCK_STOCK)
+    variant = get_game(game)
+    return QuiltState.arranged(variant, quilt=quilt, stock=stock, waste=waste, foundations=piles,
+                               redeals_used=rng.randint(0, variant.redeals - 1))
+
+
+def top_stuck_dead(state: QuiltState) -> bool:
+    """The proof alone: a redeal left, the cards to come stuck, the position after dealing them
+    and redealing dead."""
+    return (state.redeals_used < state.variant.redeals and bool(state.waste or state.stock)
+            and state._to_come_stuck() and state._redealt().dead_end())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(STOCK_GAMES), seed=st.integers(0, 2**32), cards=st.integers(3, 14))
+def test_a_pass_ended_with_its_top_stuck_and_its_redeal_dead_has_no_win(game, seed, cards):
+    state = stock_dealt(game, random.Random(seed), cards)
+    if state.status == PLAYING and top_stuck_dead(state):
+        assert breadth_first(state, search_key, limit=50_000) is False
+
+
+def test_the_stuck_top_proof_fires_where_nothing_wins_and_where_the_others_do_not():
+    # over a fixed sample of passes ended: every position it calls dead is lost by a plain
+    # breadth-first search (without any proof), some where no other proof calls the position
+    # itself lost, and dead_end says lost wherever it fires
+    rng = random.Random(33)
+    fired = alone = won = 0
+    for k in range(400):
+        state = stock_dealt(STOCK_GAMES[k % 2], rng, 4 + k % 11)
+        if state.status != PLAYING:
+            continue
+        answer = breadth_first(state, search_key, limit=50_000)
+        won += answer is True
+        if top_stuck_dead(state):
+            assert answer is False, k
+            fired += 1
+            look = fresh(state)
+            alone += not look._cards_stuck(look.variant.redeals - look.redeals_used)
+            assert fresh(state).dead_end(), k
+    assert fired >= 20 and alone >= 5 and won >= 100, (fired, alone, won)
+

@@ -153,17 +153,88 @@ class QuiltSearch(State):
         (:meth:`_quilt_locked`), or, in the last pass with the waste empty, the four suits
         together could not clear the stock even with every quilt card free
         (:meth:`_last_pass_stuck`; asked at every last-pass position it cost the search up to
-        14 times its CPU on deals it could not decide, and decided none of them).
+        14 times its CPU on deals it could not decide, and decided none of them), or, with the
+        stock nearly dealt and a redeal left, the cards to come (the waste's top, the stock's)
+        cannot move till the redeal (:meth:`_to_come_stuck`) and the position after dealing them
+        and redealing is dead (:meth:`_redealt`).
         Each suit's tests depend on its own cards alone, so a suit
         that passed them stays passed (``unstuck``) until one of its cards moves; the quilt
         lock test stays passed (bit QUILT_UNLOCKED) until a card goes to a foundation; the
         last-pass test keeps its answers by what it reads (:data:`_PASS`)."""
         if self.variant.has_reserves:
             return False
-        unstuck = self.unstuck
         redeals = self.variant.redeals - self.redeals_used
-        if unstuck == 31:
-            return not redeals and not self.waste and self._last_pass_stuck()
+        if self.unstuck != 31 and self._cards_stuck(redeals):
+            return True
+        if redeals:
+            # sound: with the stock's cards and the waste's top all stuck till a redeal, every line
+            # turns and plays quilt cards up, then redeals; those plays can follow the redeal
+            return (len(self.stock) <= _STUCK_STOCK and (self.waste or self.stock) and self._to_come_stuck()
+                    and self._redealt().dead_end())
+        return not self.waste and self._last_pass_stuck()
+
+    def _to_come_stuck(self) -> bool:
+        """Whether the waste's top card and every stock card, each once it lies on top, can
+        neither go up nor take a card until the waste is turned over.  While they lie on top,
+        only quilt cards can go up, so the quilt cards that may go up are found as the least set
+        grown until it stays the same (a card joins once a short side of it may be bare, a hole
+        or a card of the set, and a pile of its suit may reach it, every face before it on the
+        way having a copy in the set).  Each of those cards is stuck when neither pile of its
+        suit may reach it that way and no card of its suit one rank apart lies in the quilt
+        where it may come free.  Then nothing but turns and quilt cards to their piles can be
+        played before the redeal, and those plays can as well be made after it."""
+        loc, need, free = self.loc, self.need, self.free
+        to_come = self.stock + self.waste[-1:]
+        for card in to_come:  # first what is plain at once: a card a pile takes, or a free card it takes
+            face = card % 52
+            if face in need:
+                return False
+            rank = face % 13
+            if (rank and (free[loc[face - 1]] or free[loc[face + 51]])) or \
+                    (rank < 12 and (free[loc[face + 1]] or free[loc[face + 53]])):
+                return False
+        cells = self.cells
+        bare = self.faces.translate(_BARE)  # 1 where a cell is bare or its card may go up (OFF bare)
+        got = bytearray(52)  # copies of each face that may go up
+        todo = [cell for cell in range(CELLS) if cells[cell] >= 0]
+        grown = True
+        while grown:
+            grown = False
+            for cell in todo:
+                if bare[cell] or not (bare[_N1[cell]] or bare[_N2[cell]]):
+                    continue
+                f = cells[cell] % 52
+                up, down = need[UP + f // 13], need[DOWN + f // 13]
+                if (0 <= up <= f and got.find(0, up, f) < 0) or (down >= f and got.find(0, f + 1, down + 1) < 0):
+                    bare[cell] = 1
+                    got[f] += 1
+                    grown = True
+        for card in to_come:
+            face = card % 52
+            up, down = need[UP + face // 13], need[DOWN + face // 13]
+            if (0 <= up <= face and got.find(0, up, face) < 0) or \
+                    (down >= face and got.find(0, face + 1, down + 1) < 0):
+                return False  # a pile may reach it
+            rank = face % 13
+            for f in ((face - 1,) if rank else ()) + ((face + 1,) if rank < 12 else ()):
+                for cell in (loc[f], loc[f + 52]):
+                    if cell >= 0 and (bare[_N1[cell]] or bare[_N2[cell]]):
+                        return False  # a card it may take
+        return True
+
+    def _redealt(self) -> "QuiltSearch":
+        """A copy of this position with its stock dealt and its waste turned over (by the
+        rules' turn and redeal)."""
+        after = self.copy()
+        while after.stock:
+            after._turn()
+        after._redeal()
+        return after
+
+    def _cards_stuck(self, redeals: int) -> bool:
+        """:meth:`dead_end`'s tests of each suit (those ``unstuck`` does not say passed) and of
+        the quilt lock; what passes is noted in ``unstuck``."""
+        unstuck = self.unstuck
         waste, stock, loc, need = bytes(self.waste), None, self.loc, self.need
         for suit in range(4):
             if unstuck >> suit & 1:
@@ -190,7 +261,7 @@ class QuiltSearch(State):
                 return True
             unstuck |= QUILT_UNLOCKED
         self.unstuck = unstuck
-        return not redeals and not self.waste and self._last_pass_stuck()
+        return False
 
     def _last_pass_stuck(self) -> bool:
         """In the last pass, whether the stock and the waste could not be cleared even if every
@@ -386,6 +457,8 @@ _ACTIONS_KEPT = 50_000
 _STUCK: dict = {}
 #: positions _suit_stuck may look at before it gives up (and says "not stuck")
 _STUCK_BUDGET = 20000
+#: the most stock cards left where dead_end asks whether the cards to come are all stuck
+_STUCK_STOCK = 1
 _LESS = (b"", b"\x00", b"\x01")  # a count, less one, as bytes
 _BARE = bytes((1,)) + bytes(255)  # a cell's face + 1 -> 1 when it holds no card (_quilt_locked)
 
@@ -469,6 +542,9 @@ _PASS: dict = {}
 _PASS_BUDGET = 100
 _SUIT_OF = bytes(f // 13 for f in range(52))
 _RANK1_OF = bytes(f % 13 + 1 for f in range(52))  # a face's rank + 1
+#: each pile of ``needs`` as (pile, its suit, the step of what it takes next), a suit's up pile
+#: then its down pile (the order in which _pass_stuck tries them)
+_PILE_STEPS = tuple((pile, pile % 4, 1 if pile < 4 else -1) for pile in (0, 4, 1, 5, 2, 6, 3, 7))
 
 
 def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0) -> bool:
@@ -528,22 +604,14 @@ def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0) -> b
                     nd, wa = nd[:4 + s] + bytes((d1 - 1,)) + nd[5 + s:], wa[:-1]
                     continue
             played = False
-            for s in range(4):
-                u1, d1 = nd[s], nd[4 + s]
-                if u1 <= 13:
-                    f = 13 * s + u1 - 1
+            for p, s, step in _PILE_STEPS:
+                r1 = nd[p]
+                if 0 < r1 < 14:  # (0 and 14: the pile complete)
+                    f = 13 * s + r1 - 1
                     n = pl[f]
-                    if n and (u1 > d1 or n == 2):
+                    if n and (nd[s] > nd[4 + s] or n == 2):
                         pl = pl[:f] + bytes((n - 1,)) + pl[f + 1:]
-                        nd = nd[:s] + bytes((u1 + 1,)) + nd[s + 1:]
-                        played = True
-                        break
-                if d1:
-                    f = 13 * s + d1 - 1
-                    n = pl[f]
-                    if n and (u1 > d1 or n == 2):
-                        pl = pl[:f] + bytes((n - 1,)) + pl[f + 1:]
-                        nd = nd[:4 + s] + bytes((d1 - 1,)) + nd[5 + s:]
+                        nd = nd[:p] + bytes((r1 + step,)) + nd[p + 1:]
                         played = True
                         break
             if not played:
@@ -556,15 +624,11 @@ def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0) -> b
             children.append((st[1:], wa + st[:1], nd, rd, pl))
         elif rd:
             children.append((wa, b"", nd, rd - 1, pl))  # the first dealt to the waste comes first
-        for s in range(4):
-            u1, d1 = nd[s], nd[4 + s]
-            if u1 <= 13 and pl[13 * s + u1 - 1]:
-                f = 13 * s + u1 - 1
-                children.append((st, wa, nd[:s] + bytes((u1 + 1,)) + nd[s + 1:], rd,
-                                 pl[:f] + bytes((pl[f] - 1,)) + pl[f + 1:]))
-            if d1 and pl[13 * s + d1 - 1]:
-                f = 13 * s + d1 - 1
-                children.append((st, wa, nd[:4 + s] + bytes((d1 - 1,)) + nd[5 + s:], rd,
+        for p, s, step in _PILE_STEPS:
+            r1 = nd[p]
+            if 0 < r1 < 14 and pl[13 * s + r1 - 1]:
+                f = 13 * s + r1 - 1
+                children.append((st, wa, nd[:p] + bytes((r1 + step,)) + nd[p + 1:], rd,
                                  pl[:f] + bytes((pl[f] - 1,)) + pl[f + 1:]))
         if wa:
             top = wa[-1]
