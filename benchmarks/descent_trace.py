@@ -3,10 +3,10 @@
     python benchmarks/descent_trace.py GAME DEALS [--nodes 400000]
 
 For each deal (DEALS: a range like 3001-3010, or one number) and each of the family's search
-orders that ran, it prints the node count (within that order's search) at which the guided descent (core/descent.py, the
-solver's step 2) began and ended, its steps, why it ended (won, lost, stuck or out of its
-share) and the rows' prefix lengths where it ended; then the solver's answer and nodes, and
-in which step the win came (quick search, descent, last search).  It wraps the descent's
+orders that ran, it prints the node counts (within that order's search) at which the guided
+descent (core/descent.py, the solver's step 2) began and ended, its steps, why it ended (won,
+lost, stuck or out of its share) and the rows' prefix lengths where it ended; then the
+solver's answer and nodes, and whether the win came in a descent.  It wraps the descent's
 method from outside (core/ is not changed) and reads no clock.
 
 Spaces and Aces at the default budget (issue 25): most wins come from the descent; a deal
