@@ -22,14 +22,6 @@ from carpet.core.descent import Descent
 from carpet.core.game import LOST
 
 
-def deals(text: str) -> list[int]:
-    lo, _, hi = text.partition("-")
-    try:
-        return list(range(int(lo), int(hi or lo) + 1))
-    except ValueError:
-        raise SystemExit(f"descent_trace.py: DEALS takes a range like 3001-3010, not {text!r}") from None
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
@@ -40,7 +32,10 @@ def main() -> None:
         game = get_game(args.game)
     except Exception as error:
         raise SystemExit(f"descent_trace.py: {error}") from None
-    numbers = deals(args.deals)
+    lo, _, hi = args.deals.partition("-")
+    if not (lo.isdigit() and (hi or lo).isdigit()):
+        raise SystemExit(f"descent_trace.py: DEALS takes a range like 3001-3010, not {args.deals!r}")
+    numbers = range(int(lo), int(hi or lo) + 1)
     traced = Descent._descend
     found: list[str] = []  # what each descent of the current deal did
 
