@@ -173,13 +173,33 @@ def test_deals_the_order_wins_early():
 
 def test_progress_counts_a_cleared_cell_after_a_prefix():
     state = GridState.from_rows(get_game(GAME), CLEARING)
-    assert state.progress() == 4 * (1 + 1 + 13 + 13)
+    # b13 is right of K♥ (3 less); c13 and d13 right of finished rows (3 + 8 less each)
+    dead = 3 + 2 * (3 + 8)
+    assert state.progress() == 4 * (1 + 1 + 13 + 13) - dead
     state.apply(state.variant.parse_canonical("6H>b4"))
-    assert state.progress() == 4 * 28 + 2  # a1 is empty now: 2♠ may go there at once
+    assert state.progress() == 4 * 28 + 2 - dead  # a1 is empty now: 2♠ may go there at once
     redealt = GridState.from_rows(get_game("blue-moon"), CLEARING)
     before = redealt.progress()
     redealt.apply(redealt.variant.parse_canonical("5H>b4"))  # (there only 5♥ fits beside 4♥)
     assert before == redealt.progress() == 28  # elsewhere the cards in the prefixes alone
+
+
+def test_progress_counts_less_for_the_gaps_that_take_nothing():
+    spades, hearts, clubs, diamonds = ([f"{r}{suit}" for r in "A23456789TJQ"] for suit in "SHCD")
+    rows = [spades + [None, None],  # a12 takes only K♠ (a prefix through Q♠): a13 dead with the row
+            hearts + ["KS", None],  # b13 right of a king, but K♠ will leave b12 (the prefix is 12 long)
+            clubs + ["KC", None],  # finished, the last cell empty: dead as long as the row stays so
+            diamonds + ["KH", "KD"]]  # nothing empty
+    state = GridState.from_rows(get_game(GAME), rows)
+    assert state.prefix == [12, 12, 13, 12]
+    # a12 empty after a prefix (2 more); a13, b13, c13 take nothing now (3 less each); a13 and
+    # c13 nothing while their rows stay as they are (8 less each)
+    assert state.progress() == 4 * 49 + 2 - 3 * 3 - 2 * 8
+    state.apply(state.variant.parse_canonical("KS>a12"))  # a finished: a13 still dead; b12 empty, b13 too
+    assert state.prefix == [13, 12, 13, 12]
+    assert state.progress() == 4 * 50 + 2 - 3 * 3 - 3 * 8  # b12 takes K♥ alone: b13 dead as well
+    redealt = GridState.from_rows(get_game("blue-moon"), rows)  # elsewhere the cards in the prefixes alone
+    assert redealt.progress() == 49
 
 
 def test_a_second_order_breaks_the_ties_the_other_way():

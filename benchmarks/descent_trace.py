@@ -1,0 +1,70 @@
+"""Where the solver finds a deal's win, or spends its budget: one line per search order.
+
+    python benchmarks/descent_trace.py GAME DEALS [--nodes 400000]
+
+For each deal (DEALS: a range like 3001-3010, or one number) and each of the family's search
+orders that ran, it prints the node counts (within that order's search) at which the guided
+descent (core/descent.py, the solver's step 2) began and ended, its steps, why it ended (won,
+lost, stuck or out of its share) and the rows' prefix lengths where it ended; then the
+solver's answer and nodes, and whether the win came in a descent.  It wraps the descent's
+method from outside (core/ is not changed) and reads no clock.
+
+Spaces and Aces at the default budget (issue 25): most wins come from the descent; a deal
+left unknown is one whose descents in both orders ran to the end of their share.
+"""
+from __future__ import annotations
+
+import argparse
+
+from carpet.core import Session, get_game, parse_deal
+from carpet.core import solver
+from carpet.core.descent import Descent
+from carpet.core.game import LOST
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("deals")
+    parser.add_argument("--nodes", type=int, default=solver.DEFAULT_NODES)
+    args = parser.parse_args()
+    try:
+        game = get_game(args.game)
+    except Exception as error:
+        raise SystemExit(f"descent_trace.py: {error}") from None
+    lo, _, hi = args.deals.partition("-")
+    if not (lo.isdigit() and (hi or lo).isdigit()):
+        raise SystemExit(f"descent_trace.py: DEALS takes a range like 3001-3010, not {args.deals!r}")
+    numbers = range(int(lo), int(hi or lo) + 1)
+    traced = Descent._descend
+    found: list[str] = []  # what each descent of the current deal did
+
+    def descend(self, root_line, limit):
+        start = self.nodes
+        traced(self, root_line, limit)
+        state = self.state
+        why = ("won" if self.out.result == solver.WON_RESULT else "lost" if state.status == LOST
+               else "share" if self.nodes >= limit else "stuck")
+        prefix = getattr(state, "prefix", None)
+        found.append((why, f"  order {self.order}: descent nodes {start}-{self.nodes} (share to {limit}), "
+                      f"{len(self.pv)} steps, ended {why}" + (f", prefixes {list(prefix)}" if prefix else "")))
+
+    Descent._descend = descend
+    try:
+        for number in numbers:
+            found.clear()
+            session = Session(game, parse_deal(str(number)))
+            answer = solver.solve(session, nodes=args.nodes)
+            step = "-"
+            if answer.result == solver.WON_RESULT:
+                step = ("a descent" if any(why == "won" for why, _ in found) else
+                        "a quick search, before any descent" if not found else "a search after a descent")
+            print(f"{number} {answer.result} {answer.nodes} (win in: {step})", flush=True)
+            for _, line in found:
+                print(line)
+    finally:
+        Descent._descend = traced
+
+
+if __name__ == "__main__":
+    main()
