@@ -169,7 +169,7 @@ class QuiltSearch(State):
         if redeals:
             # sound: with the stock's cards and the waste's top all stuck till a redeal, every line
             # turns and plays quilt cards up, then redeals; those plays can follow the redeal
-            return (len(self.stock) <= _STUCK_STOCK and (self.waste or self.stock) and self._to_come_stuck()
+            return (len(self.stock) <= _STUCK_STOCK and bool(self.waste or self.stock) and self._to_come_stuck()
                     and self._redealt().dead_end())
         return not self.waste and self._last_pass_stuck()
 
@@ -196,6 +196,13 @@ class QuiltSearch(State):
         cells = self.cells
         bare = self.faces.translate(_BARE)  # 1 where a cell is bare or its card may go up (OFF bare)
         got = bytearray(52)  # copies of each face that may go up
+
+        def reachable(f: int) -> bool:
+            """Whether a pile of face ``f``'s suit may reach it, a copy of every face before it on
+            the way in ``got``."""
+            up, down = need[UP + f // 13], need[DOWN + f // 13]
+            return (0 <= up <= f and got.find(0, up, f) < 0) or (down >= f and got.find(0, f + 1, down + 1) < 0)
+
         todo = [cell for cell in range(CELLS) if cells[cell] >= 0]
         grown = True
         while grown:
@@ -204,16 +211,13 @@ class QuiltSearch(State):
                 if bare[cell] or not (bare[_N1[cell]] or bare[_N2[cell]]):
                     continue
                 f = cells[cell] % 52
-                up, down = need[UP + f // 13], need[DOWN + f // 13]
-                if (0 <= up <= f and got.find(0, up, f) < 0) or (down >= f and got.find(0, f + 1, down + 1) < 0):
+                if reachable(f):
                     bare[cell] = 1
                     got[f] += 1
                     grown = True
         for card in to_come:
             face = card % 52
-            up, down = need[UP + face // 13], need[DOWN + face // 13]
-            if (0 <= up <= face and got.find(0, up, face) < 0) or \
-                    (down >= face and got.find(0, face + 1, down + 1) < 0):
+            if reachable(face):
                 return False  # a pile may reach it
             rank = face % 13
             for f in ((face - 1,) if rank else ()) + ((face + 1,) if rank < 12 else ()):
