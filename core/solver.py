@@ -254,7 +254,7 @@ class _Searcher(Descent):
         self.track = track
         self.key, self.safe, self.actions, self.dead, self.progress = _knowledge(state, best, order)
         # the measures of progress its guided descents steer by, one descent each, in turn
-        self.measures = measures
+        self.measures, self.measure = measures, 0  # (measure: the one steering the descent now)
         # the family's first action without the others (``search_first``), for the passes: they
         # list the others only when they come back to the position
         self.first, self.order = getattr(state, "search_first", None), order
@@ -583,7 +583,7 @@ class _Searcher(Descent):
             for measure in self.measures:
                 state.restore(start)
                 self._settle([])  # back to the root, its safe actions played again
-                self.pv = []
+                self.pv, self.measure = [], measure
                 self.progress = usual if not measure else _knowledge(state, False, self.order, measure)[4]
                 self._descend(root_line, self.nodes + total // GUIDE_SHARE)
                 if self.out.result == WON_RESULT:
