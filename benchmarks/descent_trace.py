@@ -3,14 +3,15 @@
     python benchmarks/descent_trace.py GAME DEALS [--nodes 400000]
 
 For each deal (DEALS: a range like 3001-3010, or one number) and each of the family's search
-orders that ran, it prints the node counts (within that order's search) at which the guided
+orders that ran, and in each the descent by each of its measures of progress that ran, it prints the node counts (within that order's search) at which the guided
 descent (core/descent.py, the solver's step 2) began and ended, its steps, why it ended (won,
 lost, stuck or out of its share) and the rows' prefix lengths where it ended; then the
 solver's answer and nodes, and whether the win came in a descent.  It wraps the descent's
 method from outside (core/ is not changed) and reads no clock.
 
 Spaces and Aces at the default budget (issue 25): most wins come from the descent; a deal
-left unknown is one whose descents in both orders ran to the end of their share.
+left unknown is one whose descents (two measures in each of two orders) all ran to the end of
+their share.
 """
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def main() -> None:
         why = ("won" if self.out.result == solver.WON_RESULT else "lost" if state.status == LOST
                else "share" if self.nodes >= limit else "stuck")
         prefix = getattr(state, "prefix", None)
-        found.append((why, f"  order {self.order}: descent nodes {start}-{self.nodes} (share to {limit}), "
+        found.append((why, f"  order {self.order}, measure {self.measure}: descent nodes {start}-{self.nodes} (share to {limit}), "
                       f"{len(self.pv)} steps, ended {why}" + (f", prefixes {list(prefix)}" if prefix else "")))
 
     Descent._descend = descend

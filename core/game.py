@@ -138,6 +138,11 @@ class State:
     #     How far along the game looks (higher is better): what the guided descent's look-ahead
     #     compares, the order redeal points are tried in, and what the hint steers by when no
     #     win is found.  Default: ``score``.
+    # progress_measures: int (an attribute), with progress(measure)
+    #     How many measures of progress the family offers: measure 0 is ``progress()``, the
+    #     others weigh the position differently.  The solver's search then makes a guided
+    #     descent by each in turn (core/solver.py, step 2); everything else steers by measure 0.
+    #     Default: 1.
     # win_score_bound(moves) -> int | None
     #     The highest score any win from here could end with, after ``moves`` counted moves
     #     so far, win bonus included (``carpet solve --best``).  None: no bound known.

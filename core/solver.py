@@ -8,8 +8,9 @@ what a family knows about its own game, given as optional state methods (see
 an action into a position seen already is then counted but not played), an action that can
 never spoil a win (``safe_action``), the actions
 worth trying in the order worth trying them (``search_actions``), a proof that nothing
-can be won any more (``dead_end``), a measure of progress for the hint (``progress``)
-and a bound on a win's score (``win_score_bound``).
+can be won any more (``dead_end``), a measure of progress for the descent and the hint
+(``progress``, and where the family offers more than one, ``progress_measures``) and a bound
+on a win's score (``win_score_bound``).
 
 ``best=True`` (``carpet solve --best``) ranks wins as the games rank them: the highest
 score first, then the fewest counted moves (the Коврик seed's measure in its easy game,
@@ -27,9 +28,11 @@ one node budget:
    the proof is too dear for anything but the last step (``dead_end_guides``), and then after
    a glance with the proof (1/GLANCE_SHARE of the budget) at where it prunes at once;
 2. a guided descent: from the start, one action at a time, each chosen by a short
-   look-ahead (core/descent.py);
-3. the pass-by-pass search again with what is left, trying the descent's choices first,
-   so that it first changes what the descent did near where it got stuck.
+   look-ahead (core/descent.py), steering by the family's progress; where the family offers
+   other measures of it (``progress_measures``), a descent by each in turn, each with 1/4 of
+   the budget, until one wins (a greedy descent's answer turns on what it steers by);
+3. the pass-by-pass search again with what is left, trying the first descent's choices
+   first, so that it first changes what the descent did near where it got stuck.
 
 Three answers, never a guess:
 
@@ -117,7 +120,7 @@ def _NO_DEAD() -> bool:
     return False
 
 
-def _knowledge(state: State, best: bool = False, order: int = 0):
+def _knowledge(state: State, best: bool = False, order: int = 0, measure: int = 0):
     """(key, safe, actions, dead, progress) as callables on ``state``, defaults filled in.
 
     With ``best``, safe actions are used only where the family says they never cost score
@@ -126,6 +129,7 @@ def _knowledge(state: State, best: bool = False, order: int = 0):
     fewest moves rests on it: each is a card to its foundation that any win plays once
     (in the carpet family it commutes with every other action).  ``order``:
     which of the family's orders of actions (``search_orders``) to use; 0 the usual one.
+    ``measure``: which of its measures of progress (``progress_measures``); 0 the usual one.
     """
     key = getattr(state, "search_key", None) or state.snapshot  # a snapshot is exact and hashable
     safe = getattr(state, "safe_action", None)
@@ -147,6 +151,9 @@ def _knowledge(state: State, best: bool = False, order: int = 0):
     if not getattr(state, "dead_end_proves", True):
         dead = _NO_DEAD
     progress = getattr(state, "progress", None) or (lambda: state.score)
+    if measure:
+        measured = progress
+        progress = lambda: measured(measure)  # noqa: E731
     return key, safe, actions, dead, progress
 
 
@@ -232,7 +239,7 @@ class _OutOfBudget(Exception):
 class _Searcher(Descent):
     def __init__(self, state: State, limit: int, stop, seen: set | None, best: bool, moves: int,
                  bonus, track: bool, order: int = 0, incumbent: tuple | None = None,
-                 memory: int = DEFAULT_MEMORY) -> None:
+                 memory: int = DEFAULT_MEMORY, measures: tuple = (0,)) -> None:
         self.state = state
         self.entries = max(1, memory // BYTES_PER_ENTRY)  # positions it may remember at once
         self.limit = limit
@@ -246,6 +253,8 @@ class _Searcher(Descent):
         self.bonus = bonus
         self.track = track
         self.key, self.safe, self.actions, self.dead, self.progress = _knowledge(state, best, order)
+        # the measures of progress its guided descents steer by, one descent each, in turn
+        self.measures, self.measure = measures, 0  # (measure: the one steering the descent now)
         # the family's first action without the others (``search_first``), for the passes: they
         # list the others only when they come back to the position
         self.first, self.order = getattr(state, "search_first", None), order
@@ -553,10 +562,7 @@ class _Searcher(Descent):
                 if self.stopped or out.memory_full:
                     raise _OutOfBudget
                 self.limit = total
-                state.restore(start)
-                self._settle([])  # back to the root, its safe actions played again
-                self._descend(root_line, self.nodes + total // GUIDE_SHARE)
-                if out.result == WON_RESULT:
+                if self._descents(start, root_line, total):
                     return out
             self._rounds(start, root, root_key)
             return self._decided()
@@ -567,6 +573,27 @@ class _Searcher(Descent):
             out.nodes = self.nodes
             state.restore(start)
         return out
+
+    def _descents(self, start, root_line: list[int], total: int) -> bool:
+        """The guided descent under each measure of ``measures`` in turn, each from the root with
+        1/GUIDE_SHARE of the budget, until one wins (True); the last search then tries first
+        the choices of the descent under the first measure (``pv``)."""
+        state, usual, first = self.state, self.progress, None
+        try:
+            for measure in self.measures:
+                state.restore(start)
+                self._settle([])  # back to the root, its safe actions played again
+                self.pv, self.measure = [], measure
+                self.progress = usual if not measure else _knowledge(state, False, self.order, measure)[4]
+                self._descend(root_line, self.nodes + total // GUIDE_SHARE)
+                if self.out.result == WON_RESULT:
+                    return True
+                if first is None:
+                    first = self.pv
+        finally:
+            self.progress = usual
+        self.pv = first or []
+        return False
 
     def _prune_by(self, dead) -> None:
         """The dead-end proof the passes ask from now on (``_NO_DEAD``: none)."""
@@ -665,16 +692,18 @@ def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
     win bonus).
     """
     orders = 1 if track_children else getattr(state, "search_orders", 1)
+    # the family's measures of progress: each search's descents steer by each in turn
+    measures = (0,) if track_children else tuple(range(getattr(state, "progress_measures", 1)))
     if orders <= 1:
         return _Searcher(state, limit, stop, seen, best, moves, bonus, track_children,
-                         incumbent=incumbent, memory=memory).run()
+                         incumbent=incumbent, memory=memory, measures=measures).run()
     # the family offers other orders of its actions, as plausible as its usual one: a search
     # in each in turn, with an equal share of what is left, until one decides (a proof from
     # any order is a proof: the order never changes what a complete search covers)
     used = 0
     for order in range(orders):
         searcher = _Searcher(state, max(1, (limit - used) // (orders - order)), stop, seen, best,
-                             moves, bonus, False, order, incumbent, memory)
+                             moves, bonus, False, order, incumbent, memory, measures)
         out = searcher.run()
         used += out.nodes
         if out.result != UNKNOWN or searcher.stopped or out.memory_full or used >= limit:

@@ -20,7 +20,7 @@ def test_a_win_found_by_the_descent_is_traced_to_it():
     number, result, nodes, rest = first.split(" ", 3)
     assert (number, result, rest) == ("5002", "won", "(win in: a descent)")
     # order 0's descent won, after the quick search (an eighth of the order's half of the budget)
-    assert len(orders) == 1 and orders[0].startswith("  order 0: descent nodes 25000-" + nodes + " ")
+    assert len(orders) == 1 and orders[0].startswith("  order 0, measure 0: descent nodes 25000-" + nodes + " ")
     assert orders[0].endswith("ended won, prefixes [13, 13, 13, 13]")
 
 

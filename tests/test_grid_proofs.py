@@ -176,8 +176,10 @@ def test_progress_counts_a_cleared_cell_after_a_prefix():
     # b13 is right of K♥ (3 less); c13 and d13 right of finished rows (3 + 8 less each)
     dead = 3 + 2 * (3 + 8)
     assert state.progress() == 4 * (1 + 1 + 13 + 13) - dead
+    assert state.progress_measures == 2 and state.progress(1) == 4 * 28  # the second: no gap counted
     state.apply(state.variant.parse_canonical("6H>b4"))
     assert state.progress() == 4 * 28 + 2 - dead  # a1 is empty now: 2♠ may go there at once
+    assert state.progress(1) == 4 * 28 + 2
     redealt = GridState.from_rows(get_game("blue-moon"), CLEARING)
     before = redealt.progress()
     redealt.apply(redealt.variant.parse_canonical("5H>b4"))  # (there only 5♥ fits beside 4♥)
@@ -195,11 +197,24 @@ def test_progress_counts_less_for_the_gaps_that_take_nothing():
     # a12 empty after a prefix (2 more); a13, b13, c13 take nothing now (3 less each); a13 and
     # c13 nothing while their rows stay as they are (8 less each)
     assert state.progress() == 4 * 49 + 2 - 3 * 3 - 2 * 8
+    assert state.progress(1) == 4 * 49 + 2  # the second measure: the cards and the cleared cell alone
     state.apply(state.variant.parse_canonical("KS>a12"))  # a finished: a13 still dead; b12 empty, b13 too
     assert state.prefix == [13, 12, 13, 12]
     assert state.progress() == 4 * 50 + 2 - 3 * 3 - 3 * 8  # b12 takes K♥ alone: b13 dead as well
+    assert state.progress(1) == 4 * 50 + 2
     redealt = GridState.from_rows(get_game("blue-moon"), rows)  # elsewhere the cards in the prefixes alone
-    assert redealt.progress() == 49
+    assert redealt.progress() == 49 and redealt.progress_measures == 1
+
+
+def test_the_solver_descends_under_both_measures(monkeypatch):
+    # deal 25 at 100,000 nodes: in order 0 the descent by the first measure runs out of its share,
+    # the one by the second wins; with the first measure alone both orders leave it unknown
+    session = Session(get_game(GAME), parse_deal("25"))
+    won = solve(session, nodes=100_000)
+    assert won.result == "won" and won.nodes < 50_000
+    replays_to_a_win(session, won)
+    monkeypatch.setattr(GridState, "progress_measures", 1)
+    assert solve(session, nodes=100_000).result == "unknown"
 
 
 def test_a_second_order_breaks_the_ties_the_other_way():

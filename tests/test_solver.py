@@ -266,6 +266,21 @@ def test_a_familys_other_orders_are_searched_in_turn_within_the_budget(monkeypat
     assert asked == [0]
 
 
+def test_a_familys_measures_of_progress_each_steer_a_descent(monkeypatch):
+    from carpet.core.grid import GridState
+
+    plain, calls = GridState.progress, []  # the measure of each call, in turn
+    monkeypatch.setattr(GridState, "progress", lambda self, measure=0: calls.append(measure) or plain(self, measure))
+    # undecided: in each order a descent by the usual measure, then one by the other
+    solution = solve(session_of("spaces-and-aces", 13), nodes=20_000)
+    assert solution.result == "unknown" and list(dict.fromkeys(calls)) == [0, 1]
+    # one measure where the family offers one; and the hint keeps to the usual measure
+    calls.clear()
+    solve(session_of("kovrik", 4563), nodes=20_000)
+    hint_action(session_of("spaces-and-aces", 13), nodes=2000)
+    assert calls and set(calls) == {0}
+
+
 def test_budget_constants():
     assert HINT_NODES < DEFAULT_NODES
 
