@@ -59,6 +59,7 @@ every machine and in every run (whatever PYTHONHASHSEED).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -120,7 +121,7 @@ def _NO_DEAD() -> bool:
     return False
 
 
-def _knowledge(state: State, best: bool = False, order: int = 0, measure: int = 0):
+def _knowledge(state: State, best: bool = False, order: int = 0):
     """(key, safe, actions, dead, progress) as callables on ``state``, defaults filled in.
 
     With ``best``, safe actions are used only where the family says they never cost score
@@ -129,7 +130,6 @@ def _knowledge(state: State, best: bool = False, order: int = 0, measure: int = 
     fewest moves rests on it: each is a card to its foundation that any win plays once
     (in the carpet family it commutes with every other action).  ``order``:
     which of the family's orders of actions (``search_orders``) to use; 0 the usual one.
-    ``measure``: which of its measures of progress (``progress_measures``); 0 the usual one.
     """
     key = getattr(state, "search_key", None) or state.snapshot  # a snapshot is exact and hashable
     safe = getattr(state, "safe_action", None)
@@ -151,9 +151,6 @@ def _knowledge(state: State, best: bool = False, order: int = 0, measure: int = 
     if not getattr(state, "dead_end_proves", True):
         dead = _NO_DEAD
     progress = getattr(state, "progress", None) or (lambda: state.score)
-    if measure:
-        measured = progress
-        progress = lambda: measured(measure)  # noqa: E731
     return key, safe, actions, dead, progress
 
 
@@ -584,7 +581,8 @@ class _Searcher(Descent):
                 state.restore(start)
                 self._settle([])  # back to the root, its safe actions played again
                 self.pv, self.measure = [], measure
-                self.progress = usual if not measure else _knowledge(state, False, self.order, measure)[4]
+                # (a family with other measures has its own progress(measure))
+                self.progress = usual if not measure else functools.partial(state.progress, measure)
                 self._descend(root_line, self.nodes + total // GUIDE_SHARE)
                 if self.out.result == WON_RESULT:
                     return True
