@@ -42,13 +42,15 @@ def main() -> None:
 
     def descend(self, root_line, limit):
         start = self.nodes
-        traced(self, root_line, limit)
-        state = self.state
-        why = ("won" if self.out.result == solver.WON_RESULT else "lost" if state.status == LOST
-               else "share" if self.nodes >= limit else "stuck")
-        prefix = getattr(state, "prefix", None)
-        found.append((why, f"  order {self.order}, measure {self.measure}: descent nodes {start}-{self.nodes} (share to {limit}), "
-                      f"{len(self.pv)} steps, ended {why}" + (f", prefixes {list(prefix)}" if prefix else "")))
+        try:  # (a descent whose share is the whole budget ends by running out of it)
+            traced(self, root_line, limit)
+        finally:
+            state = self.state
+            why = ("won" if self.out.result == solver.WON_RESULT else "lost" if state.status == LOST
+                   else "share" if self.nodes >= min(limit, self.limit) else "stuck")
+            prefix = getattr(state, "prefix", None)
+            found.append((why, f"  order {self.order}, measure {self.measure}: descent nodes {start}-{self.nodes} (share to {limit}), "
+                          f"{len(self.pv)} steps, ended {why}" + (f", prefixes {list(prefix)}" if prefix else "")))
 
     Descent._descend = descend
     try:

@@ -143,6 +143,9 @@ class State:
     #     others weigh the position differently.  The solver's search then makes a guided
     #     descent by each in turn (core/solver.py, step 2); everything else steers by measure 0.
     #     Default: 1.
+    # guide_share: int (an attribute)
+    #     Each guided descent (core/solver.py, step 2) gets at most 1/guide_share of the search's
+    #     budget, the last search what is left.  Default: the solver's GUIDE_SHARE (4).
     # win_score_bound(moves) -> int | None
     #     The highest score any win from here could end with, after ``moves`` counted moves
     #     so far, win bonus included (``carpet solve --best``).  None: no bound known.

@@ -30,7 +30,8 @@ one node budget:
 2. a guided descent: from the start, one action at a time, each chosen by a short
    look-ahead (core/descent.py), steering by the family's progress; where the family offers
    other measures of it (``progress_measures``), a descent by each in turn, each with 1/4 of
-   the budget, until one wins (a greedy descent's answer turns on what it steers by);
+   the budget (or the share the family asks for, ``guide_share``), until one wins (a greedy
+   descent's answer turns on what it steers by);
 3. the pass-by-pass search again with what is left, trying the first descent's choices
    first, so that it first changes what the descent did near where it got stuck.
 
@@ -573,9 +574,11 @@ class _Searcher(Descent):
 
     def _descents(self, start, root_line: list[int], total: int) -> bool:
         """The guided descent under each measure of ``measures`` in turn, each from the root with
-        1/GUIDE_SHARE of the budget, until one wins (True); the last search then tries first
-        the choices of the descent under the first measure (``pv``)."""
+        1/GUIDE_SHARE of the budget (or the family's ``guide_share``), until one wins (True); the
+        last search then tries first the choices of the descent under the first measure (``pv``)."""
         state, usual, first = self.state, self.progress, None
+        # (the hint's search keeps the usual share: its budget is small, its answer the descent's choice)
+        share = GUIDE_SHARE if self.track else getattr(state, "guide_share", GUIDE_SHARE)
         try:
             for measure in self.measures:
                 state.restore(start)
@@ -583,7 +586,7 @@ class _Searcher(Descent):
                 self.pv, self.measure = [], measure
                 # (a family with other measures has its own progress(measure))
                 self.progress = usual if not measure else functools.partial(state.progress, measure)
-                self._descend(root_line, self.nodes + total // GUIDE_SHARE)
+                self._descend(root_line, self.nodes + total // share)
                 if self.out.result == WON_RESULT:
                     return True
                 if first is None:

@@ -281,6 +281,39 @@ def test_a_familys_measures_of_progress_each_steer_a_descent(monkeypatch):
     assert calls and set(calls) == {0}
 
 
+def test_a_familys_share_of_the_budget_for_its_descent(monkeypatch):
+    from carpet.core import solver
+    from carpet.core.quilt import QuiltState
+
+    plain, spans = solver._Searcher._descend, []  # (the descent's budget, the search's) of each descent
+
+    def descend(self, root_line, limit):
+        spans.append((limit - self.nodes, self.limit))
+        return plain(self, root_line, limit)
+
+    monkeypatch.setattr(solver._Searcher, "_descend", descend)
+    monkeypatch.setattr(QuiltState, "search_orders", 1)
+    # crazy-quilt 3040 (unknown at the default budget with a quarter for the descent, 8 orders):
+    # in one order of 50,000 nodes the descent with the whole budget wins, one with a quarter not
+    session = session_of("crazy-quilt", 3040)
+    won = solve(session, nodes=50_000)
+    assert won.result == "won" and spans and all(span == total for span, total in spans)
+    replays_to_a_win(session, won)
+    spans.clear()
+    with monkeypatch.context() as patched:
+        patched.setattr(QuiltState, "guide_share", 4)
+        assert solve(session, nodes=50_000).result == "unknown"
+    assert spans and all(span == total // 4 for span, total in spans)
+    # the quilt's stock games give the descent the whole budget, Persian Carpet the usual quarter
+    assert [get_game(game).new_state(parse_deal("1")).guide_share
+            for game in ("crazy-quilt", "indian-carpet", "persian-carpet")] == [1, 1, solver.GUIDE_SHARE]
+    # a family that says nothing, and the hint, keep the usual quarter
+    spans.clear()
+    solve(session_of("kovrik", 4563), nodes=20_000)
+    hint_action(session_of("crazy-quilt", 3040), nodes=2000)
+    assert spans and all(span == total // solver.GUIDE_SHARE for span, total in spans)
+
+
 def test_budget_constants():
     assert HINT_NODES < DEFAULT_NODES
 
