@@ -305,3 +305,60 @@ class OracleState:
             self.rng.setstate(rng_state)
             self.rng_state = rng_state
         self._index()
+
+
+def ranked_actions(state, order: int = 0) -> list[int]:
+    """The solver's order of a grid position's actions (GridState.search_actions, which works its
+    moves out inline) as it stood written plainly (at a700ad2): each card move of
+    ``state.card_moves()`` ranked, sorted by (rank, action), highest action first among equals in
+    ``order`` 1, then the redeal where one is left."""
+    if state.status != PLAYING:
+        return []
+    v = state.variant
+    cells, where, prefix = state.cells, state.where, state.prefix
+    cols, base, locking = v.cols, v.base, v.locking
+    clear = not v.locking and v.redeals == 0  # only a move clears the cell after a prefix
+    blocking = [-1, -1, -1, -1]
+    if clear:
+        for row, length in enumerate(prefix):
+            if 0 < length < v.board.row_length:
+                blocker = cells[row * cols + length]
+                if blocker != EMPTY and blocker % 13 > blocking[blocker % 52 // 13]:
+                    blocking[blocker % 52 // 13] = blocker % 13
+        clear = blocking != [-1, -1, -1, -1]
+    ranked = []
+    for action in state.card_moves():
+        card, cell = divmod(action - FIRST_MOVE, v.cells)
+        row, col = divmod(cell, cols)
+        left = cells[cell - 1] if col else EMPTY
+        follows = (card % 13 == base) if col == 0 else (left != EMPTY and left % 13 != KING and (card - left) % 52 == 1)
+        rank = 0
+        if col == prefix[row]:
+            rank = -16 if follows else 12
+        elif col and not state.fits_left_neighbour(card, cell):
+            rank = 4
+        srow, scol = divmod(where[card], cols)
+        if scol:
+            behind = cells[where[card] - 1]
+            if behind == EMPTY or behind % 13 == KING:
+                rank += 1
+            elif not locking and (card - behind) % 52 == 1:
+                rank += 2
+        if not locking:
+            if scol < prefix[srow]:
+                rank += 8
+            if follows:
+                rank -= 1
+            if clear:
+                if scol == prefix[srow] and scol:
+                    rank -= 8
+                if scol:
+                    behind = cells[where[card] - 1]
+                    if behind != EMPTY and behind % 13 < blocking[behind % 52 // 13]:
+                        rank -= 4
+        ranked.append((rank, -action if order else action))
+    ranked.sort()
+    actions = [abs(action) for _, action in ranked]
+    if state.can_redeal():
+        actions.append(REDEAL)
+    return actions
