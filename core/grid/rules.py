@@ -648,8 +648,7 @@ class GridState(State):
                 ranked.clear()
             moves = ranked[memo] = self._ranked_moves(order)
         actions = list(moves)
-        left = v.redeals
-        if left is None or left > self.redeals_used:  # can_redeal(), inline (the game is not won here)
+        if self.can_redeal():
             actions.append(REDEAL)
         return actions
 
@@ -658,15 +657,13 @@ class GridState(State):
         v = self.variant
         cells, where, prefix = self.cells, self.where, self.prefix
         cols, base, locking, suit_next = v.cols, v.base, v.locking, v.suit_next
-        build, twins, left_rule, size = v.build, v.twins, v.left_rule, v.cells
-        # each move as one int, (rank + _RANK_OFFSET) << 16 | action: sorted as (rank, action);
-        # the actions are distinct, so the order in which they are listed here does not matter
-        first = _RANK_OFFSET << 16
+        # each move as one int, (rank + _RANK_OFFSET) << 16 | action: sorted as (rank, action)
+        first, move = _RANK_OFFSET << 16, v.move
         flip = 0xFFFF if order else 0  # order 1: an action's bits flipped, so the highest sorts first
         ranked = []
         # clearing by hand (see above): the highest rank of each suit's cards that sit in the cell
         # after a prefix (-1: none), and whether any does
-        clear = not locking and v.redeals == 0  # clears_by_hand(v), inline
+        clear = clears_by_hand(v)
         blocking = [-1, -1, -1, -1]
         if clear:
             done = v.board.row_length
@@ -679,37 +676,15 @@ class GridState(State):
         for cell in self.gaps:  # card_moves(), its actions made here, each with its rank
             row = cell // cols
             col = cell - row * cols
-            # the movable cards that fit the cell: _candidates(cell), inline (its order aside)
-            if col == 0:
-                left, open_left = EMPTY, False
-                found = [card for card in v.base_cards if where[card] % cols != 0] if locking else v.base_cards
-            else:
-                left = cells[cell - 1]
-                open_left = left != EMPTY and left % 13 != KING
-                found = ()
-                if open_left:
-                    if suit_next:
-                        found = twins[left + 1]
-                    elif build is ANY_SUIT_NEXT:
-                        found = v.of_rank[left % 13 + 1]
-                    else:
-                        found = [c for r in range(left % 13 + 1, 13) for c in twins[left - left % 13 + r]]
-                    if locking and len(found) > 1:
-                        found = [c for c in found if not self.is_locked(c)]
-                if left_rule and col < cols - 1:
-                    right = cells[cell + 1]
-                    if right != EMPTY and right % 13 > base:
-                        found = list(found)
-                        found.extend(c for c in twins[right - 1] if c not in found and not self.is_locked(c))
+            left = cells[cell - 1] if col else EMPTY
+            open_left = left != EMPTY and left % 13 != KING
             at_prefix = col == prefix[row]
-            for card in found:
+            for card in self._candidates(cell):
                 follows = (card % 13 == base) if col == 0 else (open_left and (card - left) % 52 == 1)
                 rank = 0
                 if at_prefix:
                     rank = -16 if follows else 12  # lengthens the prefix / blocks it
-                elif col and not (follows if suit_next else open_left and (
-                        card % 13 == left % 13 + 1 if build is ANY_SUIT_NEXT  # fits_left_neighbour, inline
-                        else card % 52 // 13 == left % 52 // 13 and card % 13 > left % 13)):
+                elif col and not (follows if suit_next else self.fits_left_neighbour(card, cell)):
                     rank = 4  # the left rule alone (where the build is by suit, fitting is following)
                 source = where[card]
                 srow = source // cols
@@ -732,8 +707,7 @@ class GridState(State):
                             behind = cells[source - 1]
                             if behind != EMPTY and behind % 13 < blocking[behind % 52 // 13]:
                                 rank -= 4  # a card that sits after a prefix will fit where it leaves
-                # (v.move(card, cell), inline)
-                ranked.append((rank << 16) + first + ((FIRST_MOVE + card * size + cell) ^ flip))
+                ranked.append((rank << 16) + first + (move(card, cell) ^ flip))
         ranked.sort()
         return tuple([(ranked_action & 0xFFFF) ^ flip for ranked_action in ranked])
 
@@ -789,7 +763,7 @@ class GridState(State):
         lost), within the noise of which deals a greedy descent happens to win (README).
         """
         v = self.variant
-        if v.locking or v.redeals != 0:  # not clears_by_hand(v), inline (at every node of a search)
+        if not clears_by_hand(v):
             return sum(self.prefix)
         cells, cols, done = self.cells, v.cols, v.board.row_length
         value = 0
