@@ -4,7 +4,8 @@ time, each chosen by a short look-ahead.
 A mixin of the solver's searcher, kept in its own file: it reads and moves the searcher's state
 (``state``, ``nodes``, ``pv``, ``out``) and calls its bookkeeping (``_tick``, ``_settle``,
 ``_won``, ``_note``) and the family's knowledge as the searcher holds it (``key``, ``actions``,
-``safe``, ``progress``, ``guide_dead``, ``given``).  It imports nothing of the solver.
+``safe``, ``progress``, ``guide_dead``, ``given``, and ``safe_none``, ``guide_dead_none``: whether
+the family offers none).  It imports nothing of the solver.
 """
 
 from __future__ import annotations
@@ -77,8 +78,12 @@ class Descent:
     def _look(self, limit: int) -> tuple[int, list[int] | None]:
         """(the most progress seen, a winning line or None): a plain depth-first search of
         ``limit`` nodes from the state, its own transpositions only; the state is left as found."""
-        state, key, progress, actions_of, dead = self.state, self.key, self.progress, self.actions, self.guide_dead
-        start = state.snapshot()
+        state, key, progress, actions_of = self.state, self.key, self.progress, self.actions
+        # (the family's safe action and proof, None where it offers none: the loop skips the call)
+        safe = None if self.safe_none else self.safe
+        dead = None if self.guide_dead_none else self.guide_dead
+        apply, snapshot, restore = state.apply, state.snapshot, state.restore
+        start = snapshot()
         top = progress()
         seen = {key()}
         used = 0
@@ -90,43 +95,44 @@ class Descent:
         try:
             while stack:
                 frame = stack[-1]
-                if frame[2] >= len(frame[1]):
+                actions, i = frame[1], frame[2]
+                if i >= len(actions):
                     stack.pop()
                     del path[marks.pop():]
                     at = False
                     continue
                 if used >= limit:
                     break
-                action = frame[1][frame[2]]
-                frame[2] += 1
+                action = actions[i]
+                frame[2] = i + 1
                 if not at:
-                    state.restore(frame[0])
+                    restore(frame[0])
                 at = False
-                state.apply(action)
+                apply(action)
                 used += 1
                 mark = len(path)
                 path.append(action)
-                while state.status == PLAYING:
-                    extra = self.safe()
+                while safe is not None and state.status == PLAYING:
+                    extra = safe()
                     if extra is None:
                         break
-                    state.apply(extra)
+                    apply(extra)
                     used += 1
                     path.append(extra)
                 if state.status == WON:
                     return progress(), list(path)
                 k = key()
-                if state.status == LOST or k in seen or dead():
+                if state.status == LOST or k in seen or (dead is not None and dead()):
                     del path[mark:]
                     continue  # a position that cannot be won counts for nothing
                 value = progress()
                 if value > top:
                     top = value
                 seen.add(k)
-                stack.append([state.snapshot(), actions_of(), 0])
+                stack.append([snapshot(), actions_of(), 0])
                 marks.append(mark)
                 at = True
             return top, None
         finally:
             self.nodes += used
-            state.restore(start)
+            restore(start)

@@ -264,6 +264,7 @@ class _Searcher(Descent):
         # the one with the whole budget, always asks it
         self.proof = self.dead
         self.guide_dead = self.dead if getattr(state, "dead_end_guides", True) else _NO_DEAD
+        self.guide_dead_none = self.guide_dead is _NO_DEAD
         self.bound = getattr(state, "win_score_bound", None) if best else None
         self.redeal = state.variant.words.get("redeal")
         self.arrivals: dict = {}  # best mode: key -> (score, moves) of the best arrival so far

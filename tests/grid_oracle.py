@@ -316,7 +316,7 @@ def ranked_actions(state, order: int = 0) -> list[int]:
         return []
     v = state.variant
     cells, where, prefix = state.cells, state.where, state.prefix
-    cols, base, locking, suit_next = v.cols, v.base, v.locking, v.suit_next
+    cols, base, locking = v.cols, v.base, v.locking
     clear = not v.locking and v.redeals == 0  # only a move clears the cell after a prefix
     blocking = [-1, -1, -1, -1]
     if clear:

@@ -19,7 +19,7 @@ from carpet.core.grid import REDEAL
 from carpet.core.numbering import MicrosoftRandom, _draws, _swap_plan
 from carpet.formats.codec import decoder
 
-from grid_oracle import OracleState
+from grid_oracle import OracleState, ranked_actions
 from replaytools import bulk_of, codes_of
 
 GRID = [g for g in GAMES if GAMES[g].family == "grid"]
@@ -111,6 +111,32 @@ def walk(variant, deal, rng, count, player):
         state.apply(best if best is not None else rng.choice(moves))
         out.append(state.snapshot())
     return out
+
+
+@pytest.mark.parametrize("game", GRID)
+def test_the_solvers_order_of_actions_is_the_plain_ranking(game):
+    """search_actions (its moves worked out inline, in both orders) is the oracle's card moves and
+    redeal ranked as the family's rule says, written plainly (grid_oracle.ranked_actions), in
+    positions along random and player games and after redeals."""
+    variant = GAMES[game]
+    rng = random.Random(f"{game} ranked")
+    orders = range(getattr(variant.new_state(parse_deal("5")), "search_orders", 1))
+    checked = 0
+    for text in rng.sample(SEEDS, 3):
+        deal = parse_deal(text)
+        state = variant.new_state(deal)
+        for snap in walk(variant, deal, rng, 120, False)[::3] + walk(variant, deal, rng, 200, True)[::4]:
+            state.restore(snap)
+            for redeal in range(2):
+                mirror = OracleState(variant, deal)
+                mirror.restore(state.snapshot()[:5] + (mirror.rng_state,))  # (the generator is not ranked)
+                for order in orders:
+                    assert state.search_actions(order) == ranked_actions(mirror, order), (text, order)
+                checked += 1
+                if state.status != PLAYING or not state.can_redeal():
+                    break
+                state.apply(REDEAL)
+    assert checked > 50
 
 
 @pytest.mark.parametrize("game", REDEALING)

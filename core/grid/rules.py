@@ -26,7 +26,7 @@ is.  Rules as in docs/rules.md, "Grid family" (each game's section).
 
 from __future__ import annotations
 
-from array import array
+from struct import Struct
 from typing import Callable
 
 from carpet.core.cards import ACE, KING, code, parse_face
@@ -40,8 +40,23 @@ _FACE_PLUS_ONE = tuple(range(1, 53)) * 2 + (0,)  # card id -> face + 1; EMPTY (-
 _PLUS_ONE = tuple(range(1, 105)) + (0,)  # card id -> id + 1 (position_bytes); EMPTY (-1) -> 0
 # _FACE_PLUS_ONE as a table of bytes.translate over the cells as signed bytes (EMPTY is 255 there)
 _FACE_BYTES = bytes(b % 52 + 1 if b < 104 else 0 for b in range(256))
-_SIGNED = array("b")  # copied, then filled: the cells as signed bytes
+
+
+class _CellPackers(dict):
+    """A board's cell count -> ``struct.pack`` of its cells as signed bytes (EMPTY is 255 there),
+    made when first asked: about twice as fast as filling an ``array("b")`` (search_key and
+    search_actions' table ask it at every node of a search)."""
+
+    def __missing__(self, count: int):
+        pack = self[count] = Struct(f"{count}b").pack
+        return pack
+
+
+_PACK_CELLS = _CellPackers()
+
 ROW_NAMES = "abcdefghijklmnop"
+#: the most positions a variant's table of search_actions' answers holds (then it starts afresh)
+RANKED_MEMO = 1 << 16
 _RANK_OFFSET = 64  # GridState.search_actions: a move's rank (-29..27) plus this is never negative
 # the cells the family's notation names (a0..d13, the largest board of its games): one of them
 # that a game's board lacks is an illegal action there, anything else no action at all
@@ -575,9 +590,8 @@ class GridState(State):
         # (a two-deck board's copies are alike); the redeals used and, where redeals shuffle,
         # the generator decide what redeals can still do.  The score is not part of the
         # future (a win's score is counted along the line).
-        cells = _SIGNED[:]
-        cells.fromlist(self.cells)
-        key = cells.tobytes().translate(_FACE_BYTES) + bytes((self.redeals_used,))
+        cells = self.cells
+        key = _PACK_CELLS[len(cells)](*cells).translate(_FACE_BYTES) + bytes((self.redeals_used,))
         return (key, self.rng_state) if self.variant.shuffled else key
 
     def search_key_after(self, key, action: int):
@@ -621,6 +635,25 @@ class GridState(State):
         """
         if self.status != PLAYING:
             return []
+        v = self.variant
+        # the card moves and their order depend on the cells and the prefixes alone: worked out
+        # once a position and order while the variant's table holds them (a seen game's searches
+        # list the same positions again and again: 4 calls in 5 in free-parking, jungle, montana)
+        cells = self.cells
+        memo = _PACK_CELLS[len(cells)](*cells) + bytes(self.prefix) + bytes((order,))
+        moves = v.ranked.get(memo)
+        if moves is None:
+            ranked = v.ranked
+            if len(ranked) >= RANKED_MEMO:
+                ranked.clear()
+            moves = ranked[memo] = self._ranked_moves(order)
+        actions = list(moves)
+        if self.can_redeal():
+            actions.append(REDEAL)
+        return actions
+
+    def _ranked_moves(self, order: int) -> tuple[int, ...]:
+        """The card moves of :meth:`search_actions`, in its order."""
         v = self.variant
         cells, where, prefix = self.cells, self.where, self.prefix
         cols, base, locking, suit_next = v.cols, v.base, v.locking, v.suit_next
@@ -676,10 +709,7 @@ class GridState(State):
                                 rank -= 4  # a card that sits after a prefix will fit where it leaves
                 ranked.append((rank << 16) + first + (move(card, cell) ^ flip))
         ranked.sort()
-        actions = [(ranked_action & 0xFFFF) ^ flip for ranked_action in ranked]
-        if self.can_redeal():
-            actions.append(REDEAL)
-        return actions
+        return tuple([(ranked_action & 0xFFFF) ^ flip for ranked_action in ranked])
 
     @property
     def search_orders(self) -> int:

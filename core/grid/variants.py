@@ -54,6 +54,8 @@ class GridVariant(Variant):
         self.shuffled = shuffled
         self.spaces = spaces
         self.plans: dict[tuple[int, ...], tuple] = {}  # prefix lengths -> _redeal_plan (a cache)
+        #: (cells, prefixes, order) -> the card moves in GridState.search_actions' order (a cache)
+        self.ranked: dict[bytes, tuple] = {}
         self.redeals = redeals
         self.card_points = card_points  # per card joining a prefix (taken back when it leaves)
         self.move_points = move_points  # per move that lengthens a prefix
