@@ -518,7 +518,7 @@ class GridState(State):
         v = self.variant
         best, best_rank = None, 99
         cells, where, prefix = self.cells, self.where, self.prefix
-        cols, n = v.cols, v.cells
+        cols, n, nexts = v.cols, v.cells, v.nexts_set
         for action in self.card_moves():
             card, cell = divmod(action - FIRST_MOVE, n)
             source = where[card]
@@ -526,7 +526,7 @@ class GridState(State):
             by_left = col == 0 or self.fits_left_neighbour(card, cell)
             rank = 0
             if col == prefix[row]:
-                if v.locking or (by_left and (col == 0 or (card - cells[cell - 1]) % 52 == 1)):
+                if v.locking or (by_left and (col == 0 or card in nexts[cells[cell - 1]])):
                     rank -= 4  # it lengthens the run (in Коврик any move there ranks so, as its games have it)
                 else:
                     rank += 3  # it blocks the cell after a run with a card that does not continue it
@@ -537,9 +537,9 @@ class GridState(State):
             if source % cols < prefix[source // cols]:
                 rank += 8
             if not v.locking:  # where cards may stand beside others than their predecessor in suit
-                if col and (card - cells[cell - 1]) % 52 == 1:
+                if col and card in nexts[cells[cell - 1]]:
                     rank -= 1  # it follows its predecessor in suit
-                if source % cols and (card - cells[source - 1]) % 52 == 1 and cells[source - 1] != EMPTY:
+                if source % cols and card in nexts[cells[source - 1]]:
                     rank += 2  # it leaves its predecessor in suit
             if rank < best_rank:
                 best, best_rank = action, rank
@@ -662,7 +662,7 @@ class GridState(State):
         """The card moves of :meth:`search_actions`, in its order."""
         v = self.variant
         cells, where, prefix = self.cells, self.where, self.prefix
-        cols, base, locking, after_set = v.cols, v.base, v.locking, v.after_set
+        cols, base, locking, after_set, nexts = v.cols, v.base, v.locking, v.after_set, v.nexts_set
         # each move as one int, (rank + _RANK_OFFSET) << 16 | action: sorted as (rank, action)
         first, move = _RANK_OFFSET << 16, v.move
         flip = 0xFFFF if order else 0  # order 1: an action's bits flipped, so the highest sorts first
@@ -683,10 +683,9 @@ class GridState(State):
             row = cell // cols
             col = cell - row * cols
             left = cells[cell - 1] if col else EMPTY
-            open_left = left != EMPTY and left % 13 != KING
             at_prefix = col == prefix[row]
             for card in self._candidates(cell):
-                follows = (card % 13 == base) if col == 0 else (open_left and (card - left) % 52 == 1)
+                follows = (card % 13 == base) if col == 0 else card in nexts[left]
                 rank = 0
                 if at_prefix:
                     rank = -16 if follows else 12  # lengthens the prefix / blocks it
@@ -699,7 +698,7 @@ class GridState(State):
                     behind = cells[source - 1]
                     if behind == EMPTY or behind % 13 == KING:
                         rank += 1  # the cell left behind is dead
-                    elif not locking and (card - behind) % 52 == 1:
+                    elif not locking and card in nexts[behind]:
                         rank += 2  # it leaves its predecessor in suit
                 if not locking:
                     if scol < prefix[srow]:
