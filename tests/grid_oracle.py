@@ -17,6 +17,16 @@ from carpet.core.grid import (ANY_SUIT_NEXT, EMPTY, FIRST_MOVE, OUT, REDEAL, SUI
 from carpet.core.numbering import Deal, dealing_order
 
 
+def _twins(v) -> tuple:
+    """Each card id -> its copies in every deck (the oracle's own table)."""
+    return tuple(tuple(card % 52 + 52 * d for d in range(v.board.decks)) for card in range(v.card_count))
+
+
+def _of_rank(v) -> tuple:
+    """Each rank -> the cards of that rank (the oracle's own table)."""
+    return tuple(tuple(c for c in range(v.card_count) if c % 13 == r) for r in range(13))
+
+
 class OracleState:
     __slots__ = ("variant", "cells", "where", "prefix", "gaps", "rng", "rng_state", "score", "redeals_used", "status")
 
@@ -67,7 +77,7 @@ class OracleState:
         col = cell % cols
         if col == 0:
             return card % 13 == v.base
-        if v.suit_next:  # fits_left_neighbour's commonest case, inline
+        if (v.build is SUIT_NEXT):  # fits_left_neighbour's commonest case, inline
             left = self.cells[cell - 1]
             if left != EMPTY and left % 13 != KING and (card - left) % 52 == 1:
                 return True
@@ -107,17 +117,17 @@ class OracleState:
         if left != EMPTY and left % 13 != KING:
             build = v.build
             if build is SUIT_NEXT:
-                found.extend(v.twins[left + 1])
+                found.extend(_twins(v)[left + 1])
             elif build is ANY_SUIT_NEXT:
-                found.extend(v.of_rank[left % 13 + 1])
+                found.extend(_of_rank(v)[left % 13 + 1])
             else:
-                found.extend(c for r in range(left % 13 + 1, 13) for c in v.twins[left - left % 13 + r])
+                found.extend(c for r in range(left % 13 + 1, 13) for c in _twins(v)[left - left % 13 + r])
             if v.locking and len(found) > 1:
                 found = [c for c in found if not self.is_locked(c)]
         if v.left_rule and col < cols - 1:
             right = self.cells[cell + 1]
             if right != EMPTY and right % 13 > v.base:
-                found.extend(c for c in v.twins[right - 1] if c not in found and not self.is_locked(c))
+                found.extend(c for c in _twins(v)[right - 1] if c not in found and not self.is_locked(c))
         if len(found) > 1:
             found.sort()
         return found
@@ -151,7 +161,7 @@ class OracleState:
                     if not v.locking:
                         return True
                     where, prefix = self.where, self.prefix
-                    for card in v.twins[right - 1]:
+                    for card in _twins(v)[right - 1]:
                         cell = where[card]
                         if cell % cols >= prefix[cell // cols]:
                             return True
@@ -218,7 +228,7 @@ class OracleState:
         # fits(), with its commonest case first and inline (this runs on every move):
         # the same suit one rank higher than the left neighbour
         left = cells[cell - 1]
-        if not (v.suit_next and cell % cols and left != EMPTY and left % 13 != KING and (card - left) % 52 == 1) \
+        if not ((v.build is SUIT_NEXT) and cell % cols and left != EMPTY and left % 13 != KING and (card - left) % 52 == 1) \
                 and not self.fits(card, cell):
             raise IllegalAction(f"{v.card_text(card)} does not fit {v.board.cell_name(cell)}")
         cells[cell] = card

@@ -71,6 +71,49 @@ ANY_SUIT_NEXT = "any-suit-next"  # any suit, one rank higher
 SUIT_HIGHER = "suit-higher"  # the same suit, any higher rank
 
 
+# --- the relations the rules are made of, each stated once; the variant's tables (rule_tables)
+# list what each allows, and every path reads them there -----------------------------------------
+def follows(card: int, prev: int) -> bool:
+    """Whether ``card`` is ``prev``'s successor in suit, whichever deck either comes from: a row's
+    prefix grows by it, the suit-next build is it, and the left rule is it seen from the right."""
+    return prev != EMPTY and card != EMPTY and prev % 13 != KING and (card - prev) % 52 == 1
+
+
+def _next_rank(card: int, left: int) -> bool:
+    return left != EMPTY and card != EMPTY and left % 13 != KING and card % 13 == left % 13 + 1
+
+
+def _higher_in_suit(card: int, left: int) -> bool:
+    return left != EMPTY and card != EMPTY and card % 52 // 13 == left % 52 // 13 and card % 13 > left % 13
+
+
+#: each build rule: (card, its left neighbour) -> whether the card may go there
+BUILDS: dict[str, Callable[[int, int], bool]] = {SUIT_NEXT: follows, ANY_SUIT_NEXT: _next_rank,
+                                                 SUIT_HIGHER: _higher_in_suit}
+
+
+class RuleTables:
+    """What the relations above allow on one board, listed once for every card: indexed by a card
+    id, or by EMPTY (-1, the last entry), each a tuple of the cards in play, lowest first, and the
+    same as a frozenset.
+
+    - ``after[left]``: the cards the build rule puts right of ``left``;
+    - ``before[right]``: the cards the left rule puts left of ``right`` (those ``right`` follows);
+    - ``nexts[prev]``: the cards that continue a prefix ending in ``prev`` (those that follow it).
+    """
+
+    __slots__ = ("after", "after_set", "before", "before_set", "nexts", "nexts_set")
+
+    def __init__(self, cards: int, in_play: tuple[int, ...], build: Callable[[int, int], bool]) -> None:
+        slots = (*range(cards), EMPTY)
+        self.after = tuple(tuple(c for c in in_play if build(c, left)) for left in slots)
+        self.before = tuple(tuple(c for c in in_play if follows(right, c)) for right in slots)
+        self.nexts = tuple(tuple(c for c in in_play if follows(c, prev)) for prev in slots)
+        self.after_set = tuple(map(frozenset, self.after))
+        self.before_set = tuple(map(frozenset, self.before))
+        self.nexts_set = tuple(map(frozenset, self.nexts))
+
+
 def deal_beside_column_0(order: list[int], board: "Board") -> list[int]:
     """Row by row into columns 1 onwards, column 0 left empty; aces stay where they fall."""
     cells = [EMPTY] * board.cells
@@ -250,77 +293,54 @@ class GridState(State):
         return cell % cols < self.prefix[cell // cols]
 
     def fits(self, card: int, cell: int) -> bool:
-        """Whether the empty ``cell`` accepts ``card`` (the card's own lock is checked elsewhere)."""
+        """Whether the empty ``cell`` accepts ``card`` (the card's own lock is checked elsewhere):
+        column 0 the base rank, any other cell the build rule beside its left neighbour or, in
+        the games with the left rule, the card its right neighbour follows."""
         v = self.variant
         cols = v.cols
         col = cell % cols
         if col == 0:
             return card % 13 == v.base
-        if v.suit_next:  # fits_left_neighbour's commonest case, inline
-            left = self.cells[cell - 1]
-            if left != EMPTY and left % 13 != KING and (card - left) % 52 == 1:
-                return True
-        elif self.fits_left_neighbour(card, cell):
+        if card in v.after_set[self.cells[cell - 1]]:
             return True
-        if v.left_rule and col < cols - 1:
-            right = self.cells[cell + 1]
-            # (x - y) % 52 == 1: x is y's successor in suit, whichever deck either comes from
-            if right != EMPTY and right % 13 != ACE and (right - card) % 52 == 1:
-                return True
-        return False
+        return v.left_rule and col < cols - 1 and card in v.before_set[self.cells[cell + 1]]
 
     def fits_left_neighbour(self, card: int, cell: int) -> bool:
         """Whether ``card`` fits the empty ``cell`` (not in column 0) by its left neighbour and the build rule."""
-        left = self.cells[cell - 1]
-        if left == EMPTY or left % 13 == KING:
-            return False
-        build = self.variant.build
-        if build is SUIT_NEXT:
-            return (card - left) % 52 == 1
-        if build is ANY_SUIT_NEXT:
-            return card % 13 == left % 13 + 1
-        return card % 52 // 13 == left % 52 // 13 and card % 13 > left % 13  # SUIT_HIGHER
+        return card in self.variant.after_set[self.cells[cell - 1]]
 
     def _candidates(self, cell: int) -> list[int]:
-        """Movable cards that fit the empty ``cell``, lowest card first."""
+        """Movable cards that fit the empty ``cell``, lowest card first (:meth:`fits`' rule, from
+        the variant's tables)."""
         v = self.variant
         cols = v.cols
         col = cell % cols
-        where = self.where
         if col == 0:
             if v.locking:  # a base card in column 0 is locked
+                where = self.where
                 return [card for card in v.base_cards if where[card] % cols != 0]
             return list(v.base_cards)
-        found = []
-        left = self.cells[cell - 1]
-        if left != EMPTY and left % 13 != KING:
-            build = v.build
-            if build is SUIT_NEXT:
-                found.extend(v.twins[left + 1])
-            elif build is ANY_SUIT_NEXT:
-                found.extend(v.of_rank[left % 13 + 1])
-            else:
-                found.extend(c for r in range(left % 13 + 1, 13) for c in v.twins[left - left % 13 + r])
-            if v.locking and len(found) > 1:
-                found = [c for c in found if not self.is_locked(c)]
+        found = list(v.after[self.cells[cell - 1]])
+        if v.locking and len(found) > 1:
+            found = [c for c in found if not self.is_locked(c)]
         if v.left_rule and col < cols - 1:
-            right = self.cells[cell + 1]
-            if right != EMPTY and right % 13 > v.base:
-                found.extend(c for c in v.twins[right - 1] if c not in found and not self.is_locked(c))
-        if len(found) > 1:
-            found.sort()
+            extra = [c for c in v.before[self.cells[cell + 1]] if c not in found and not self.is_locked(c)]
+            if extra:
+                found.extend(extra)
+                found.sort()
         return found
 
     def has_card_move(self) -> bool:
-        """Whether any card move exists: _candidates' rules, stopping at the first (run after every action).
+        """Whether any card move exists: :meth:`_candidates`, stopping at the first (run after every action).
 
-        A left neighbour that is neither empty nor a king always has a movable card that fits
-        beside it (never locked: its own lower neighbour would be too); without locks, any
-        card that fits is movable.
+        A card the build rule puts beside a left neighbour is never locked (a locked card has
+        its predecessor in suit on its left, not beside this gap), and without locks any card
+        that fits is movable: so a gap whose left neighbour takes a card has a move.
         """
         v = self.variant
         cols = v.cols
         cells = self.cells
+        after = v.after
         for gap in self.gaps:
             col = gap % cols
             if col == 0:
@@ -331,19 +351,12 @@ class GridState(State):
                     if where[card] % cols:
                         return True
                 continue
-            left = cells[gap - 1]
-            if left != EMPTY and left % 13 != KING:
+            if after[cells[gap - 1]]:
                 return True
             if v.left_rule and col < cols - 1:
-                right = cells[gap + 1]
-                if right != EMPTY and right % 13 > v.base:
-                    if not v.locking:
+                for card in v.before[cells[gap + 1]]:
+                    if not self.is_locked(card):
                         return True
-                    where, prefix = self.where, self.prefix
-                    for card in v.twins[right - 1]:
-                        cell = where[card]
-                        if cell % cols >= prefix[cell // cols]:
-                            return True
         return False
 
     def card_moves(self) -> list[int]:
@@ -366,9 +379,7 @@ class GridState(State):
         if sum(self.prefix) == v.finished:
             self.status = WON
             return
-        total = v.redeals
-        # can_redeal(), inline (this runs after every action)
-        if ((total is None or total > self.redeals_used) and self.status != WON) or self.has_card_move():
+        if self.can_redeal() or self.has_card_move():
             self.status = PLAYING
         else:
             self.status = LOST
@@ -417,9 +428,7 @@ class GridState(State):
         cut = col < prefix[row]
         if cut and v.locking:
             return False
-        # fits(), with its commonest case first and inline (this runs on every move): beside
-        # its predecessor in suit (v.successor), which every build rule accepts
-        if not (v.successor[cells[cell - 1]] == card and cell % cols) and not self.fits(card, cell):
+        if not self.fits(card, cell):
             return False
         cells[cell] = card
         cells[source] = EMPTY
@@ -448,11 +457,8 @@ class GridState(State):
             if first == EMPTY or first % 13 != v.base:
                 return
             length = 1
-        while length < cols:
-            card = cells[start + length]
-            prev = cells[start + length - 1]
-            if card == EMPTY or prev % 13 == KING or (card - prev) % 52 != 1:
-                break
+        nexts = v.nexts_set
+        while length < cols and cells[start + length] in nexts[cells[start + length - 1]]:
             length += 1
         newly = length - self.prefix[row]
         self.prefix[row] = length
@@ -512,7 +518,7 @@ class GridState(State):
         v = self.variant
         best, best_rank = None, 99
         cells, where, prefix = self.cells, self.where, self.prefix
-        cols, n = v.cols, v.cells
+        cols, n, nexts = v.cols, v.cells, v.nexts_set
         for action in self.card_moves():
             card, cell = divmod(action - FIRST_MOVE, n)
             source = where[card]
@@ -520,7 +526,7 @@ class GridState(State):
             by_left = col == 0 or self.fits_left_neighbour(card, cell)
             rank = 0
             if col == prefix[row]:
-                if v.locking or (by_left and (col == 0 or (card - cells[cell - 1]) % 52 == 1)):
+                if v.locking or (by_left and (col == 0 or card in nexts[cells[cell - 1]])):
                     rank -= 4  # it lengthens the run (in Коврик any move there ranks so, as its games have it)
                 else:
                     rank += 3  # it blocks the cell after a run with a card that does not continue it
@@ -531,9 +537,9 @@ class GridState(State):
             if source % cols < prefix[source // cols]:
                 rank += 8
             if not v.locking:  # where cards may stand beside others than their predecessor in suit
-                if col and (card - cells[cell - 1]) % 52 == 1:
+                if col and card in nexts[cells[cell - 1]]:
                     rank -= 1  # it follows its predecessor in suit
-                if source % cols and (card - cells[source - 1]) % 52 == 1 and cells[source - 1] != EMPTY:
+                if source % cols and card in nexts[cells[source - 1]]:
                     rank += 2  # it leaves its predecessor in suit
             if rank < best_rank:
                 best, best_rank = action, rank
@@ -656,7 +662,7 @@ class GridState(State):
         """The card moves of :meth:`search_actions`, in its order."""
         v = self.variant
         cells, where, prefix = self.cells, self.where, self.prefix
-        cols, base, locking, suit_next = v.cols, v.base, v.locking, v.suit_next
+        cols, base, locking, after_set, nexts = v.cols, v.base, v.locking, v.after_set, v.nexts_set
         # each move as one int, (rank + _RANK_OFFSET) << 16 | action: sorted as (rank, action)
         first, move = _RANK_OFFSET << 16, v.move
         flip = 0xFFFF if order else 0  # order 1: an action's bits flipped, so the highest sorts first
@@ -677,15 +683,14 @@ class GridState(State):
             row = cell // cols
             col = cell - row * cols
             left = cells[cell - 1] if col else EMPTY
-            open_left = left != EMPTY and left % 13 != KING
             at_prefix = col == prefix[row]
             for card in self._candidates(cell):
-                follows = (card % 13 == base) if col == 0 else (open_left and (card - left) % 52 == 1)
+                follows = (card % 13 == base) if col == 0 else card in nexts[left]
                 rank = 0
                 if at_prefix:
                     rank = -16 if follows else 12  # lengthens the prefix / blocks it
-                elif col and not (follows if suit_next else self.fits_left_neighbour(card, cell)):
-                    rank = 4  # the left rule alone (where the build is by suit, fitting is following)
+                elif col and card not in after_set[left]:
+                    rank = 4  # the left rule alone
                 source = where[card]
                 srow = source // cols
                 scol = source - srow * cols
@@ -693,7 +698,7 @@ class GridState(State):
                     behind = cells[source - 1]
                     if behind == EMPTY or behind % 13 == KING:
                         rank += 1  # the cell left behind is dead
-                    elif not locking and (card - behind) % 52 == 1:
+                    elif not locking and card in nexts[behind]:
                         rank += 2  # it leaves its predecessor in suit
                 if not locking:
                     if scol < prefix[srow]:

@@ -8,30 +8,23 @@ from __future__ import annotations
 
 from typing import Callable
 
-from carpet.core.cards import KING, code, parse_face
+from carpet.core.cards import code, parse_face
 from carpet.core.errors import IllegalAction
 from carpet.core.game import State, Variant
 from carpet.core.numbering import Deal
 
-from .rules import EMPTY, FIRST_MOVE, OUT, REDEAL, SUIT_NEXT, Board, GridState, gap_spaces
-
-NO_CARD = -2  # in GridVariant.successor: no such card (not EMPTY either)
-
+from .rules import BUILDS, EMPTY, FIRST_MOVE, OUT, REDEAL, SUIT_NEXT, Board, GridState, RuleTables, gap_spaces
 
 def _figures(board: Board) -> tuple:
-    """A board's card tables: each card's copies in every deck, the cards of each rank, the cards
-    its deal puts in play, those of the base rank among them, and each card's successor in suit in
-    its own deck (NO_CARD after a king; EMPTY, -1, reads the last entry: NO_CARD too)."""
-    cards = board.card_count
-    twins = tuple(tuple(card % 52 + 52 * d for d in range(board.decks)) for card in range(cards))
-    of_rank = tuple(tuple(c for c in range(cards) if c % 13 == r) for r in range(13))
-    cards_in_play = tuple(sorted(c for c in board.deal(list(range(cards)), board) if c != EMPTY))
-    successor = tuple(c + 1 if c % 13 != KING else NO_CARD for c in range(cards)) + (NO_CARD,)
-    return (twins, of_rank, cards_in_play, tuple(c for c in of_rank[board.base] if c in cards_in_play),
-            successor)
+    """A board's cards: those its deal puts in play, and those of the base rank among them."""
+    cards_in_play = tuple(sorted(c for c in board.deal(list(range(board.card_count)), board) if c != EMPTY))
+    return cards_in_play, tuple(c for c in cards_in_play if c % 13 == board.base)
 
 
 _FIGURES: dict[Board, tuple] = {}
+_TABLES: dict[tuple[Board, str], RuleTables] = {}
+#: the variant's attributes that read the rules' tables (made when one is first asked for)
+_TABLE_NAMES = frozenset(RuleTables.__slots__)
 
 
 class GridVariant(Variant):
@@ -48,7 +41,6 @@ class GridVariant(Variant):
         super().__init__(id, source=source, summary=summary, rules=rules)
         self.board = board
         self.build = build
-        self.suit_next = build is SUIT_NEXT
         self.left_rule = left_rule
         self.locking = locking
         self.shuffled = shuffled
@@ -72,9 +64,24 @@ class GridVariant(Variant):
         figures = _FIGURES.get(board)
         if figures is None:  # worked out once a board: the games of one board share them
             figures = _FIGURES[board] = _figures(board)
-        self.twins, self.of_rank, self.cards_in_play, self.base_cards, self.successor = figures
+        self.cards_in_play, self.base_cards = figures
         # the outcome of a seeded shuffle to come is fixed by the deal: a solver sees it
         self.hidden_information = shuffled and redeals != 0
+
+    def __getattr__(self, name: str):
+        """The rules' tables (core/grid/rules.py, :class:`RuleTables`: ``after``, ``before``,
+        ``nexts`` and their sets), made when a game first asks for one and then kept as plain
+        attributes, where the hot paths read them: a command that reads one game's log pays
+        for that game's alone (the games of one board and build share them)."""
+        if name not in _TABLE_NAMES:
+            raise AttributeError(name)
+        key = (self.board, self.build)
+        tables = _TABLES.get(key)
+        if tables is None:
+            tables = _TABLES[key] = RuleTables(self.board.card_count, self.cards_in_play, BUILDS[self.build])
+        for table in _TABLE_NAMES:
+            setattr(self, table, getattr(tables, table))
+        return getattr(tables, name)
 
     def new_state(self, deal: Deal) -> GridState:
         return GridState(self, deal)
