@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from carpet.core.game import NO_ACTION
 
-from .rules import FIRST_MOVE, REDEAL
+from .board import FIRST_MOVE, REDEAL
 
 REDEAL_CODE, UP, DOWN, NONE_FROM, ANY = 3, 4, 8, 12, 15
 

@@ -13,7 +13,7 @@ import textwrap
 
 from carpet.core.cards import ACE
 
-from .rules import ANY_SUIT_NEXT, EMPTY, ROW_NAMES, SUIT_HIGHER, Board, deal_beside_column_0, gap_spaces
+from .board import ANY_SUIT_NEXT, EMPTY, ROW_NAMES, SUIT_HIGHER, Board, deal_beside_column_0, gap_spaces
 from .variants import GridVariant
 
 TWO = 1  # the rank index of a two

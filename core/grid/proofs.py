@@ -33,7 +33,7 @@ column empty: a position where that cannot happen is lost.
 from __future__ import annotations
 
 from carpet.core.cards import KING
-from .rules import EMPTY, SUIT_HIGHER
+from .board import EMPTY, SUIT_HIGHER
 
 
 def applies(variant) -> bool:

@@ -13,7 +13,8 @@ from carpet.core.errors import IllegalAction
 from carpet.core.game import State, Variant
 from carpet.core.numbering import Deal
 
-from .rules import BUILDS, EMPTY, FIRST_MOVE, OUT, REDEAL, SUIT_NEXT, Board, GridState, RuleTables, gap_spaces
+from .board import BUILDS, EMPTY, FIRST_MOVE, OUT, REDEAL, SUIT_NEXT, Board, RuleTables, gap_spaces
+from .rules import GridState
 
 def _figures(board: Board) -> tuple:
     """A board's cards: those its deal puts in play, and those of the base rank among them."""
@@ -69,7 +70,7 @@ class GridVariant(Variant):
         self.hidden_information = shuffled and redeals != 0
 
     def __getattr__(self, name: str):
-        """The rules' tables (core/grid/rules.py, :class:`RuleTables`: ``after``, ``before``,
+        """The rules' tables (core/grid/board.py, :class:`RuleTables`: ``after``, ``before``,
         ``nexts`` and their sets), made when a game first asks for one and then kept as plain
         attributes, where the hot paths read them: a command that reads one game's log pays
         for that game's alone (the games of one board and build share them)."""

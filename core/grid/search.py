@@ -1,0 +1,323 @@
+"""What the grid family offers a search (core/game.py, "What a solver may use") and its players: the
+key of a position, the order of its actions, its progress, its proofs and bounds, and the ranking
+the hint and the built-in player follow.  :class:`GridSearch` is the base of
+core/grid/rules.py's ``GridState``; it plays nothing itself and asks the rules for every move.
+"""
+
+from __future__ import annotations
+
+from struct import Struct
+
+from carpet.core.cards import KING
+from carpet.core.game import PLAYING, State
+
+from .board import EMPTY, FIRST_MOVE, REDEAL
+
+
+# card id -> face + 1 (EMPTY -> 0), as a table of bytes.translate over the cells as signed bytes
+# (EMPTY is 255 there): the search key names faces, since only faces matter to the rules
+_FACE_BYTES = bytes(b % 52 + 1 if b < 104 else 0 for b in range(256))
+
+
+class _CellPackers(dict):
+    """A board's cell count -> ``struct.pack`` of its cells as signed bytes (EMPTY is 255 there),
+    made when first asked: about twice as fast as filling an ``array("b")`` (search_key and
+    search_actions' table ask it at every node of a search)."""
+
+    def __missing__(self, count: int):
+        pack = self[count] = Struct(f"{count}b").pack
+        return pack
+
+
+_PACK_CELLS = _CellPackers()
+
+#: the most positions a variant's table of search_actions' answers holds (then it starts afresh)
+RANKED_MEMO = 1 << 16
+_RANK_OFFSET = 64  # GridState.search_actions: a move's rank (-29..27) plus this is never negative
+
+def clears_by_hand(variant) -> bool:
+    """Whether only a move can clear the cell after a row's prefix: no redeal lays the cards out
+    again and no lock holds the prefix (Spaces and Aces); the search orders and measures
+    progress by it (:meth:`GridState.search_actions`)."""
+    return not variant.locking and variant.redeals == 0
+
+
+class GridSearch(State):
+    __slots__ = ()
+
+    # --- hint ---------------------------------------------------------------------
+    def _ranked_move(self) -> tuple[int | None, int]:
+        """The most promising card move and its rank (lower is better).
+
+        A move into a row's first cell after its prefix comes first (one that lengthens the
+        prefix, in the games without locks, where any other card there blocks the row; in
+        Коврик any, as its recorded games have it); a move by the left rule alone (which can
+        undo an earlier move and so go round in circles) and a move that leaves a hole behind
+        a king come last, and last of all one that takes a card out of a prefix (possible only
+        where nothing locks).
+        """
+        v = self.variant
+        best, best_rank = None, 99
+        cells, where, prefix = self.cells, self.where, self.prefix
+        cols, n, nexts = v.cols, v.cells, v.nexts_set
+        for action in self.card_moves():
+            card, cell = divmod(action - FIRST_MOVE, n)
+            source = where[card]
+            row, col = divmod(cell, cols)
+            by_left = col == 0 or self.fits_left_neighbour(card, cell)
+            rank = 0
+            if col == prefix[row]:
+                if v.locking or (by_left and (col == 0 or card in nexts[cells[cell - 1]])):
+                    rank -= 4  # it lengthens the run (in Коврик any move there ranks so, as its games have it)
+                else:
+                    rank += 3  # it blocks the cell after a run with a card that does not continue it
+            if not by_left:
+                rank += 2  # the left rule alone allows it
+            if source % cols and cells[source - 1] != EMPTY and cells[source - 1] % 13 == KING:
+                rank += 1
+            if source % cols < prefix[source // cols]:
+                rank += 8
+            if not v.locking:  # where cards may stand beside others than their predecessor in suit
+                if col and card in nexts[cells[cell - 1]]:
+                    rank -= 1  # it follows its predecessor in suit
+                if source % cols and card in nexts[cells[source - 1]]:
+                    rank += 2  # it leaves its predecessor in suit
+            if rank < best_rank:
+                best, best_rank = action, rank
+        return best, best_rank
+
+    def hint(self) -> int | None:
+        """A card move (see _ranked_move), or a redeal when no card move exists."""
+        best, _ = self._ranked_move()
+        if best is None and self.can_redeal():
+            return REDEAL
+        return best
+
+    def auto_action(self) -> int | None:
+        """The built-in player: as the hint, but it redeals rather than play the left rule alone."""
+        best, rank = self._ranked_move()
+        if (best is None or rank >= 2) and self.can_redeal():
+            return REDEAL
+        return best
+
+    # --- what a solver may use (core/game.py, "What a solver may use") ------------------
+    def search_key(self) -> bytes | tuple:
+        # The cells decide the prefixes and what moves, and only faces matter to the rules
+        # (a two-deck board's copies are alike); the redeals used and, where redeals shuffle,
+        # the generator decide what redeals can still do.  The score is not part of the
+        # future (a win's score is counted along the line).
+        cells = self.cells
+        key = _PACK_CELLS[len(cells)](*cells).translate(_FACE_BYTES) + bytes((self.redeals_used,))
+        return (key, self.rng_state) if self.variant.shuffled else key
+
+    def search_key_after(self, key, action: int):
+        """The :meth:`search_key` after ``action`` (legal here; ``key`` this position's), without
+        playing it: a card move takes the card's byte from its cell to the empty one, the rest
+        of the key unchanged (no move changes the redeals or the generator).  None for a
+        redeal, and on two-deck boards (where a card's byte, its face, would not say its cell).
+        (No grid game has a safe action.)"""
+        if action == REDEAL:
+            return None
+        v = self.variant
+        if v.card_count != 52:
+            return None
+        card, cell = divmod(action - FIRST_MOVE, v.cells)
+        source = self.where[card]
+        if v.shuffled:
+            cells, rng_state = key
+            after = bytearray(cells)
+            after[cell], after[source] = after[source], 0
+            return (bytes(after), rng_state)
+        after = bytearray(key)
+        after[cell], after[source] = after[source], 0
+        return bytes(after)
+
+    def search_actions(self, order: int = 0) -> list[int]:
+        """Card moves, most promising first, then the redeal; ``order`` 1 (see
+        :attr:`search_orders`) takes moves of equal rank highest action first instead of lowest.
+
+        First a move that lengthens a row's prefix; then the others, a move that blocks the
+        cell after a prefix with a card that does not continue it last of all, and among
+        the rest a move by the left rule alone after one by the left neighbour, a move that
+        leaves behind a cell nothing can fill (right of a king or a gap) after one that does
+        not, and where nothing locks, a move that takes a card from its predecessor in suit or
+        out of a prefix after one that puts it beside its predecessor.
+
+        Where neither a redeal nor a lock ever clears the cell after a prefix (Spaces and Aces),
+        only moving its card away does: a move that takes that card away ranks just after a
+        move that lengthens a prefix, and a move that empties a cell such a card fits (beside
+        a lower card of its suit) comes next.  Measured on Spaces and Aces' deals 3015-3032 at
+        the default budget: 4 won of 18 without these two, all 18 with them (README, issue 25).
+        """
+        if self.status != PLAYING:
+            return []
+        v = self.variant
+        # the card moves and their order depend on the cells and the prefixes alone: worked out
+        # once a position and order while the variant's table holds them (a seen game's searches
+        # list the same positions again and again: 4 calls in 5 in free-parking, jungle, montana)
+        cells = self.cells
+        memo = _PACK_CELLS[len(cells)](*cells) + bytes(self.prefix) + bytes((order,))
+        moves = v.ranked.get(memo)
+        if moves is None:
+            ranked = v.ranked
+            if len(ranked) >= RANKED_MEMO:
+                ranked.clear()
+            moves = ranked[memo] = self._ranked_moves(order)
+        actions = list(moves)
+        if self.can_redeal():
+            actions.append(REDEAL)
+        return actions
+
+    def _ranked_moves(self, order: int) -> tuple[int, ...]:
+        """The card moves of :meth:`search_actions`, in its order."""
+        v = self.variant
+        cells, where, prefix = self.cells, self.where, self.prefix
+        cols, base, locking, after_set, nexts = v.cols, v.base, v.locking, v.after_set, v.nexts_set
+        # each move as one int, (rank + _RANK_OFFSET) << 16 | action: sorted as (rank, action)
+        first, move = _RANK_OFFSET << 16, v.move
+        flip = 0xFFFF if order else 0  # order 1: an action's bits flipped, so the highest sorts first
+        ranked = []
+        # clearing by hand (see above): the highest rank of each suit's cards that sit in the cell
+        # after a prefix (-1: none), and whether any does
+        clear = clears_by_hand(v)
+        blocking = [-1, -1, -1, -1]
+        if clear:
+            done = v.board.row_length
+            for row, length in enumerate(prefix):
+                if 0 < length < done:
+                    blocker = cells[row * cols + length]
+                    if blocker != EMPTY and blocker % 13 > blocking[blocker % 52 // 13]:
+                        blocking[blocker % 52 // 13] = blocker % 13
+            clear = blocking != [-1, -1, -1, -1]
+        for cell in self.gaps:  # card_moves(), its actions made here, each with its rank
+            row = cell // cols
+            col = cell - row * cols
+            left = cells[cell - 1] if col else EMPTY
+            at_prefix = col == prefix[row]
+            for card in self._candidates(cell):
+                follows = (card % 13 == base) if col == 0 else card in nexts[left]
+                rank = 0
+                if at_prefix:
+                    rank = -16 if follows else 12  # lengthens the prefix / blocks it
+                elif col and card not in after_set[left]:
+                    rank = 4  # the left rule alone
+                source = where[card]
+                srow = source // cols
+                scol = source - srow * cols
+                if scol:
+                    behind = cells[source - 1]
+                    if behind == EMPTY or behind % 13 == KING:
+                        rank += 1  # the cell left behind is dead
+                    elif not locking and card in nexts[behind]:
+                        rank += 2  # it leaves its predecessor in suit
+                if not locking:
+                    if scol < prefix[srow]:
+                        rank += 8  # it takes a card out of a prefix
+                    if follows:
+                        rank -= 1
+                    if clear:
+                        if scol == prefix[srow] and scol:
+                            rank -= 8  # it clears the cell after a prefix
+                        if scol:
+                            behind = cells[source - 1]
+                            if behind != EMPTY and behind % 13 < blocking[behind % 52 // 13]:
+                                rank -= 4  # a card that sits after a prefix will fit where it leaves
+                ranked.append((rank << 16) + first + (move(card, cell) ^ flip))
+        ranked.sort()
+        return tuple([(ranked_action & 0xFFFF) ^ flip for ranked_action in ranked])
+
+    @property
+    def search_orders(self) -> int:
+        """Two orders where only a move clears the cell after a prefix (order 1 breaks the ties the
+        other way: another row for each ace, other gaps first), else one.  Without a redeal the
+        search's first choices decide where it goes, and the solver gives each order half the
+        budget: on Spaces and Aces' deals 3001-3011, unknown with one order, 3001 and 3004
+        are won in the second (README)."""
+        return 2 if clears_by_hand(self.variant) else 1
+
+    def dead_end(self) -> bool:
+        from .proofs import dead_end  # (loaded by the search alone, not by every reader of a grid game)
+
+        return dead_end(self)
+
+    #: Spaces and Aces' proof costs several times a node: the solver's first brief search, its
+    #: descent and the descent's look-ahead (which steers by progress) go without it; the last
+    #: search, which alone can go through every position, prunes by it
+    dead_end_guides = False
+
+    @property
+    def dead_end_proves(self) -> bool:
+        """Whether :meth:`dead_end` can ever say True in this game (else the solver skips it)."""
+        from .proofs import applies
+
+        return applies(self.variant)
+
+    @property
+    def progress_measures(self) -> int:
+        """Two measures of progress where only a move clears the cell after a prefix (see
+        :meth:`progress`), else one."""
+        return 2 if clears_by_hand(self.variant) else 1
+
+    def progress(self, measure: int = 0) -> int:
+        """The cards in the rows' prefixes; where only a move clears the cell after a prefix
+        (no redeal, no lock: see :meth:`search_actions`), four a card, two more for each
+        such cell that is empty (the next card of the row may go there at once), and less for
+        the gaps that take nothing: three for each one right of a king or of another gap, and
+        eight more for each one right of a finished row (or of a row whose next cell, empty,
+        takes only its king), which stays dead as long as the row stays finished.  Measure 1
+        (see :attr:`progress_measures`) leaves the gaps out: the cards and the cleared cells alone,
+        the measure before the gaps were counted; each wins deals the other misses (either one
+        wins 610 of deals 1-622, README), and the solver makes a descent by each: held out,
+        deals 623-1000 at the default budget, 372 won where one measure wins 354 (18 more, none
+        fewer; benchmarks/solver_ab.py, README).
+
+        Without a redeal the guided descent (core/descent.py) finds most wins, by this measure;
+        counting the cards alone, it finished rows early, left their last cells empty and ran
+        out of gaps (issue 25).  Spaces and Aces at the default budget: deals 3001-3100, 96 won
+        (92 before: 7 more won, 3 lost); held out, 301-622, 303 (298 before: 16 more won, 11
+        lost), within the noise of which deals a greedy descent happens to win (README).
+        """
+        v = self.variant
+        if not clears_by_hand(v):
+            return sum(self.prefix)
+        cells, cols, done = self.cells, v.cols, v.board.row_length
+        value = 0
+        for row, length in enumerate(self.prefix):
+            start = row * cols
+            value += 4 * length
+            if 0 < length < done and cells[start + length] == EMPTY:
+                value += 2
+            if measure:
+                continue
+            if done < cols and cells[start + done] == EMPTY and (
+                    length == done or (length == done - 1 and cells[start + length] == EMPTY)):
+                value -= 8
+        if measure:
+            return value
+        for gap in self.gaps:
+            if gap % cols:
+                left = cells[gap - 1]
+                if left == EMPTY or left % 13 == KING:
+                    value -= 3
+        return value
+
+    def win_score_bound(self, moves: int) -> int:
+        """The score of a win at most: every card of the prefixes counted, a point per move
+        for each card still to join one (at most one move per card), and the move bonus of
+        the fewest moves a win could still take (each card outside the prefixes and away
+        from its column must move at least once)."""
+        v = self.variant
+        joined = sum(self.prefix)
+        to_join = v.finished - joined
+        bound = self.score + v.card_points * to_join + v.move_points * to_join
+        if v.bonus_factor:
+            cells, prefix, cols, base = self.cells, self.prefix, v.cols, v.base
+            away = 0
+            for row in range(v.board.rows):
+                start = row * cols
+                for col in range(prefix[row], cols):
+                    card = cells[start + col]
+                    if card != EMPTY and card % 13 - base != col:
+                        away += 1
+            bound += v.win_bonus(moves + away)
+        return bound
