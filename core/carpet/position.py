@@ -24,7 +24,7 @@ from .variants import CarpetVariant
 
 
 def write(state: CarpetState) -> str:
-    found = "".join(CODES[s * 13 + n - 1] for s, n in enumerate(state.found) if n) or NONE
+    found = "".join(CODES[state.foundation_top(s)] for s, n in enumerate(state.found) if n) or NONE
     fields = [state.variant.id, write_rows(state.cells, COLS), f"f:{found}",
               f"s:{write_cards(state.stock[state.drawn:])}", f"w:{write_cards(state.waste)}"]
     if state.variant.foster:

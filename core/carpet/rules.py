@@ -58,6 +58,18 @@ _ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops 
 _SIGNED = array("b")  # copied, then filled: the cells as signed bytes (a gap -1, 255 as a byte)
 
 
+def next_card(suit: int, count: int) -> int:
+    """The carpet family's one build rule: the card a foundation of ``suit`` holding ``count``
+    cards takes next (up in suit from the ace: ``suit * 13 + count``).  Where it holds none that
+    is its ace, and where it is finished (13) the next suit's ace (or 52): no ace ever lies on the
+    carpet or in the waste (the deal, the refills and the turn put them up), so such a card is
+    never found there and needs no test of its own."""
+    return suit * 13 + count
+
+
+#: suit -> count -> :func:`next_card`, made once: what every path reads (fits, _needed, the codes)
+NEXT_CARD = tuple(tuple(next_card(suit, count) for count in range(14)) for suit in range(4))
+
 #: no card above any: copied, then each waste card's count of cards above it (dead_end)
 _NOTHING_ABOVE = [0] * 52
 #: (stock, its table) for the stock last asked about: see _stock_places (None at first: an empty
@@ -124,16 +136,14 @@ class CarpetState(State):
     # --- what the rules ask of a position ------------------------------------------
     def fits(self, card: int) -> bool:
         """Whether ``card`` goes on its foundation now (aces are never played by hand)."""
-        count = self.found[card // 13]
-        return count > 0 and card % 13 == count
+        suit = card // 13
+        count = self.found[suit]
+        return count > 0 and card == NEXT_CARD[suit][count]
 
     def _needed(self) -> tuple[int, int, int, int]:
-        """The card each foundation takes next, ``suit * 13 + count``.  Where a foundation is not
-        started (count 0) that is its ace, and where it is finished (13) the next suit's ace (or
-        52): no ace ever lies on the carpet or in the waste (the deal, the refills and the turn put
-        them up), so such a card is never found there and needs no test of its own."""
+        """The card each foundation takes next (:func:`next_card`)."""
         a, b, c, d = self.found
-        return a, b + 13, c + 26, d + 39
+        return NEXT_CARD[0][a], NEXT_CARD[1][b], NEXT_CARD[2][c], NEXT_CARD[3][d]
 
     def playable_cells(self, plus: int = 0) -> list[int]:
         """Carpet cells whose card fits its foundation, row-major (each plus ``plus``: the
@@ -144,10 +154,7 @@ class CarpetState(State):
         cards drawn already (the solver asks this of every position)."""
         stock, drawn, cells = self.stock, self.drawn, self.cells
         at = _PLACES[1] if _PLACES[0] is stock else _stock_places(stock)
-        a, b, c, d = self.found
-        b += 13
-        c += 26
-        d += 39
+        a, b, c, d = self._needed()
         playable = []  # (four tests written out)
         if at[a] < drawn and a in cells:
             playable.append(cells.index(a) + plus)
@@ -339,7 +346,7 @@ class CarpetState(State):
         count = self.found[s]
         if count == 0:
             return f"{code(card)} cannot go up: there is no {SUIT_NAMES[s]} foundation yet"
-        return f"{code(card)} does not fit: the {SUIT_NAMES[s]} foundation needs {code(s * 13 + count)}"
+        return f"{code(card)} does not fit: the {SUIT_NAMES[s]} foundation needs {code(NEXT_CARD[s][count])}"
 
     # --- status ---------------------------------------------------------------------
     def _has_action(self) -> bool:
@@ -399,7 +406,7 @@ class CarpetState(State):
 
     def foundation_top(self, suit: int) -> int | None:
         count = self.found[suit]
-        return suit * 13 + count - 1 if count else None
+        return NEXT_CARD[suit][count - 1] if count else None  # (the card it took last)
 
     def layout(self) -> dict:
         foundations = {}
@@ -555,27 +562,27 @@ class CarpetState(State):
         stock, drawn = self.stock, self.drawn
         at = _stock_places(stock)
         upto = drawn  # the stock drawn up to here
-        tops = [s * 13 + count for s, count in enumerate(self.found)]
+        counts = list(self.found)  # each foundation's count as the cards go up
         while True:
             moved = True
             while moved:
                 moved = False
                 for suit in range(4):
-                    card = start = tops[suit]
-                    end = suit * 13 + 13
-                    while card < end and at[card] < upto and above[card] <= reach:
-                        card += 1
+                    nexts = NEXT_CARD[suit]
+                    count = start = counts[suit]
+                    while count < 13 and at[nexts[count]] < upto and above[nexts[count]] <= reach:
+                        count += 1
                         off += 1
                         if off > reach:
                             reach = off
-                    if card != start:
+                    if count != start:
                         if reach >= last:
                             return False  # every waste card reached: the rest is free
-                        tops[suit] = card
+                        counts[suit] = count
                         moved = True
             # nothing goes up: draw on to the first card a suit needs from the stock
-            draw = min([at[card] for suit, card in enumerate(tops) if card < suit * 13 + 13 and at[card] >= upto],
-                       default=-1)
+            draw = min([at[NEXT_CARD[suit][count]] for suit, count in enumerate(counts)
+                        if count < 13 and at[NEXT_CARD[suit][count]] >= upto], default=-1)
             if draw < 0:
                 return True
             off -= draw + 1 - upto
