@@ -114,10 +114,7 @@ class CarpetState(State):
             self.phase = 1
             cells = self.cells
             for cell in range(CELLS):  # aces dealt to the carpet, row by row (decision)
-                card = cells[cell]
-                if card % 13 == ACE:
-                    self.found[card // 13] = 1
-                    self.score += 1
+                if self._ace_up(cells[cell]):
                     self._refill(cell)
         else:
             rest = bytes(order).translate(None, _ACES)  # the four aces start the foundations
@@ -191,8 +188,7 @@ class CarpetState(State):
         card = cells[cell]
         if card < 0 or not self.fits(card):
             return False
-        self.found[card // 13] += 1
-        self.score += 1
+        self._put_up(card)
         if self.variant.auto_fill:
             source = self._pulled_from()
             if source is PULL_WASTE:
@@ -209,6 +205,21 @@ class CarpetState(State):
         else:
             cells[cell] = EMPTY
         self.update_status()
+        return True
+
+    def _put_up(self, card: int) -> None:
+        """``card`` onto its foundation (the transitions have checked that it goes there): one
+        more card on it, and one more point (the score counts every card put up)."""
+        self.found[card // 13] += 1
+        self.score += 1
+
+    def _ace_up(self, card: int) -> bool:
+        """An ace that comes to light (carpet-foster's deal, its refills, a turn) goes to its
+        foundation at once, starting it: True having put it up; False, changing nothing, for any
+        other card."""
+        if card % 13 != ACE:
+            return False
+        self._put_up(card)
         return True
 
     def _pulled_from(self) -> str | None:
@@ -230,10 +241,7 @@ class CarpetState(State):
         while drawn < len(stock):
             card = stock[drawn]
             drawn += 1
-            if card % 13 == ACE:
-                self.found[card // 13] = 1
-                self.score += 1
-            else:
+            if not self._ace_up(card):
                 self.cells[cell] = card
                 break
         self.drawn = drawn
@@ -247,8 +255,7 @@ class CarpetState(State):
         if not self.fits(card):
             return False
         waste.pop()
-        self.found[card // 13] += 1
-        self.score += 1
+        self._put_up(card)
         self.update_status()
         return True
 
@@ -260,10 +267,7 @@ class CarpetState(State):
             return False
         card = self.stock[drawn]
         self.drawn = drawn + 1
-        if card % 13 == ACE:
-            self.found[card // 13] = 1
-            self.score += 1
-        else:
+        if not self._ace_up(card):
             self.waste.append(card)
         self.update_status()
         return True
