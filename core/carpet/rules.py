@@ -174,6 +174,25 @@ class CarpetState(State):
     def stock_left(self) -> int:
         return len(self.stock) - self.drawn
 
+    # --- when each action other than a carpet card up is legal: each stated once, asked by its
+    # transition below and by every path that lists or looks for actions ----------------------
+    def can_turn(self) -> bool:
+        """turn: a card left in the stock, in phase 2 (carpet-foster's phase 1 turns nothing)."""
+        return self.drawn < len(self.stock) and self.phase == 2
+
+    def waste_fits(self) -> bool:
+        """w>F: the waste top fits its foundation (an empty waste has none)."""
+        waste = self.waste
+        return bool(waste) and self.fits(waste[-1])
+
+    def can_fill(self) -> bool:
+        """w>a1, for any gap: the waste holds a card and the player fills gaps (not carpet-auto)."""
+        return bool(self.waste) and self.variant.player_fills
+
+    def can_fill_from_stock(self) -> bool:
+        """s>a1, for any gap (carpet only): the waste empty and a card left in the stock."""
+        return not self.waste and self.drawn < len(self.stock) and self.variant.stock_fills
+
     # --- the transitions ------------------------------------------------------------
     # Each checks its whole rule (the variant's and the phase's included), plays it, brings the
     # status up to date and returns True; or returns False having changed nothing.  apply (by
@@ -248,13 +267,9 @@ class CarpetState(State):
 
     def _waste_up(self) -> bool:
         """w>F: the waste top to its foundation if it fits."""
-        waste = self.waste
-        if not waste:
+        if not self.waste_fits():
             return False
-        card = waste[-1]
-        if not self.fits(card):
-            return False
-        waste.pop()
+        card = self.waste.pop()
         self._put_up(card)
         self.update_status()
         return True
@@ -262,9 +277,9 @@ class CarpetState(State):
     def _turn(self) -> bool:
         """turn (phase 2): the stock top onto the waste; an ace (only carpet-foster deals them
         into the stock) to its foundation."""
-        drawn = self.drawn
-        if drawn >= len(self.stock) or self.phase == 1:
+        if not self.can_turn():
             return False
+        drawn = self.drawn
         card = self.stock[drawn]
         self.drawn = drawn + 1
         if not self._ace_up(card):
@@ -274,7 +289,7 @@ class CarpetState(State):
 
     def _waste_fill(self, cell: int) -> bool:
         """w>a1: the waste top into a gap (not in carpet-auto, whose gaps fill by themselves)."""
-        if self.cells[cell] != EMPTY or not self.waste or not self.variant.player_fills:
+        if self.cells[cell] != EMPTY or not self.can_fill():
             return False
         self.cells[cell] = self.waste.pop()
         self.update_status()
@@ -282,7 +297,7 @@ class CarpetState(State):
 
     def _stock_fill(self, cell: int) -> bool:
         """s>a1 (carpet only): the stock top into a gap, only while the waste is empty."""
-        if self.cells[cell] != EMPTY or self.waste or self.drawn >= len(self.stock) or not self.variant.stock_fills:
+        if self.cells[cell] != EMPTY or not self.can_fill_from_stock():
             return False
         self.cells[cell] = self.stock[self.drawn]
         self.drawn += 1
@@ -354,48 +369,39 @@ class CarpetState(State):
 
     # --- status ---------------------------------------------------------------------
     def _has_action(self) -> bool:
-        if self.drawn < len(self.stock) and self.phase == 2:
-            return True  # turn (and in carpet a stock fill may be legal too)
-        waste = self.waste
-        if waste:
-            if self.fits(waste[-1]):
-                return True
-            if self.variant.player_fills and EMPTY in self.cells:
-                return True
-        return self._carpet_can_play()
+        # (a stock fill is legal only where a turn is: not asked)
+        return (self.can_turn() or self.waste_fits() or (self.can_fill() and EMPTY in self.cells)
+                or self._carpet_can_play())
+
+    def _all_up(self) -> bool:
+        """Won: all 52 cards on the foundations."""
+        found = self.found
+        return found[0] + found[1] + found[2] + found[3] == 52
 
     def update_status(self) -> None:
-        found = self.found
-        if found[0] + found[1] + found[2] + found[3] == 52:
+        if self._all_up():
             self.status = WON
-        elif (self.phase == 2 and self.drawn < len(self.stock)) or self._has_action():  # (its commonest case first)
+        elif self._has_action():
             self.status = PLAYING
         else:
             self.status = LOST
 
     def update_won(self) -> None:
-        found = self.found
-        self.status = WON if found[0] + found[1] + found[2] + found[3] == 52 else PLAYING
+        self.status = WON if self._all_up() else PLAYING
 
     # --- what every path reads ------------------------------------------------------
     def legal_actions(self) -> list[int]:
         if self.status == WON:
             return []
         actions = self.playable_cells(CELL_TO_FOUNDATION)
-        if self.phase == 1:
-            return actions
-        waste = self.waste
-        if waste and self.fits(waste[-1]):
+        if self.waste_fits():
             actions.append(WASTE_TO_FOUNDATION)
-        if self.drawn < len(self.stock):
+        if self.can_turn():
             actions.append(TURN)
-        variant = self.variant
-        if variant.player_fills and EMPTY in self.cells:
-            gaps = [cell for cell, card in enumerate(self.cells) if card == EMPTY]
-            if waste:
-                actions.extend(WASTE_FILL + gap for gap in gaps)
-            elif variant.stock_fills and self.drawn < len(self.stock):
-                actions.extend(STOCK_FILL + gap for gap in gaps)
+        if EMPTY in self.cells:
+            first = WASTE_FILL if self.can_fill() else STOCK_FILL if self.can_fill_from_stock() else None
+            if first is not None:
+                actions.extend(first + cell for cell, card in enumerate(self.cells) if card == EMPTY)
         return actions
 
     def snapshot(self) -> tuple:
@@ -453,14 +459,11 @@ class CarpetState(State):
         playable = self.playable_cells()
         if playable:
             return CELL_TO_FOUNDATION + playable[0]
-        if self.phase == 1:
-            return None
-        waste = self.waste
-        if waste and self.fits(waste[-1]):
+        if self.waste_fits():
             return WASTE_TO_FOUNDATION
-        if waste and EMPTY in self.cells and self.variant.player_fills:
+        if self.can_fill() and EMPTY in self.cells:
             return WASTE_FILL + self.cells.index(EMPTY)
-        if self.drawn < len(self.stock):
+        if self.can_turn():
             return TURN
         return None
 
@@ -525,7 +528,7 @@ class CarpetState(State):
         playable = self.playable_cells()
         if playable:
             return CELL_TO_FOUNDATION + playable[0]  # the first row-major
-        if self.phase == 2 and self.waste and self.fits(self.waste[-1]):
+        if self.waste_fits():
             return WASTE_TO_FOUNDATION
         return None
 
@@ -602,16 +605,12 @@ class CarpetState(State):
         if self.status != PLAYING:
             return []
         actions = self.playable_cells(CELL_TO_FOUNDATION)
-        if self.phase == 1:
-            return actions
-        waste = self.waste
-        if waste:
-            if self.fits(waste[-1]):
-                actions.insert(0, WASTE_TO_FOUNDATION)
-            cells = self.cells
-            if self.variant.player_fills and EMPTY in cells:
-                actions.append(WASTE_FILL + cells.index(EMPTY))
-        if self.drawn < len(self.stock):
+        if self.waste_fits():
+            actions.insert(0, WASTE_TO_FOUNDATION)
+        cells = self.cells
+        if self.can_fill() and EMPTY in cells:
+            actions.append(WASTE_FILL + cells.index(EMPTY))
+        if self.can_turn():
             actions.append(TURN)
         return actions
 
