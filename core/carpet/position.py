@@ -19,7 +19,7 @@ from carpet.core.game import PLAYING
 from carpet.core.position import (NONE, UNSEEN, BadPosition, Position, count_cards, fill_unseen, read_cards,
                                   read_count, read_rows, take_fields, write_cards, write_rows)
 
-from .rules import CELL_NAMES, COLS, EMPTY, ROWS, SUIT_NAMES, CarpetState
+from .rules import CELL_NAMES, COLS, EMPTY, ROWS, SUIT_NAMES, CarpetState, held_score
 from .variants import CarpetVariant
 
 
@@ -85,7 +85,7 @@ def read(variant: CarpetVariant, cells_text: str, fields: dict[str, str]) -> Pos
         state.drawn = 0
         state.waste = list(waste)
         state.phase = phase
-        state.score = sum(found) - (0 if foster else 4)
+        state.score = held_score(found, foster)
         state.settle()  # (phase 1 ends by itself where no carpet card can be played; the status)
         return state
 

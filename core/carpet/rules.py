@@ -67,6 +67,13 @@ def next_card(suit: int, count: int) -> int:
     return suit * 13 + count
 
 
+def held_score(found, foster: bool) -> int:
+    """The score foundations holding ``found`` cards (a count per suit) stand for, as play keeps
+    it (``CarpetState._put_up``: one for every card put up): every card on them but the four aces
+    carpet deals there (carpet-foster's aces go up in play, and count)."""
+    return sum(found) - (0 if foster else 4)
+
+
 #: suit -> count -> :func:`next_card`, made once: what every path reads (fits, _needed, the codes)
 NEXT_CARD = tuple(tuple(next_card(suit, count) for count in range(14)) for suit in range(4))
 
@@ -618,5 +625,5 @@ class CarpetState(State):
         return sum(self.found)
 
     def win_score_bound(self, moves: int) -> int:
-        # every win puts the same cards up: its score is fixed
-        return 52 if self.variant.foster else 48
+        # every win puts the same cards up: its score is fixed, that of the full foundations
+        return held_score((13, 13, 13, 13), self.variant.foster)
