@@ -102,6 +102,21 @@ def free_flags(cells) -> bytearray:
     return bytearray(map(available_in, repeat(cells), range(CELLS + 1)))
 
 
+def pile_need(pile: int, held: int) -> int:
+    """The quilt family's one build rule of the foundations: the face pile ``pile`` takes next
+    when it holds ``held`` cards (its base included; with none, the base itself): an up pile
+    (UP + suit) builds up in suit from the ace, a down pile (DOWN + suit) down from the king;
+    -1 once it holds 13 (complete)."""
+    if held >= 13:
+        return -1
+    suit = pile % 4
+    return suit * 13 + (held if pile < DOWN else 12 - held)
+
+
+#: pile -> cards held (0..13) -> :func:`pile_need`, made once: what the transitions read
+PILE_NEED = tuple(tuple(pile_need(pile, held) for held in range(14)) for pile in range(8))
+
+
 def adjacent(face: int, other: int) -> bool:
     """Same suit and one rank apart (ace and king are not): what goes onto the waste or a reserve."""
     return face // 13 == other // 13 and (face - other == 1 or other - face == 1)

@@ -21,15 +21,15 @@ from carpet.core.game import LOST, PLAYING, PLUS_ONE, WON
 from carpet.core.numbering import Deal, fast_dealing_order
 
 from .board import (ACTION_COUNT, BASES, CELL_TO_FOUNDATION, CELL_TO_RESERVE, CELL_TO_WASTE, CELLS, COLS,
-                    DECK_CARDS, DOWN, DOWN_BASES, EMPTY, FIRST_MOVE, FIRST_RESERVE, REDEAL_KIND,
+                    DECK_CARDS, DOWN, DOWN_BASES, EMPTY, FIRST_MOVE, FIRST_RESERVE, PILE_NEED, REDEAL_KIND,
                     REDEAL, RESERVE_TO_FOUNDATION, RESERVE_TO_RESERVE, RESERVES, ROWS, TARGETS, TO_RESERVE, TO_WASTE,
                     TOUCHING, TURN, TURN_KIND, UP, UP_BASES, WASTE, WASTE_TO_FOUNDATION, adjacent,
-                    cell_name, free_flags, orientation, pile_name, source_name, split, target_name)
+                    cell_name, free_flags, orientation, pile_name, pile_need, source_name, split, target_name)
 from .search import QUILT_UNLOCKED, QuiltSearch
 
 _BASES = bytes(sorted(BASES))  # card ids are bytes: the deal drops the bases by bytes.translate
 # what a pile holding its base alone takes next: the up piles the two, the down piles the queen
-_FIRST_NEED = tuple(base + 1 for base in UP_BASES) + tuple(base - 1 for base in DOWN_BASES)
+_FIRST_NEED = tuple(PILE_NEED[pile][1] for pile in range(8))
 # card id -> the mask ``unstuck`` is and-ed with when the card moves: its suit's bit cleared
 # (the quilt's bit, QUILT_UNLOCKED, kept: a card to a foundation clears it, _found_push)
 _CLEAR_SUIT = tuple(31 & ~(1 << (card % 52 // 13)) for card in range(DECK_CARDS))
@@ -147,11 +147,7 @@ class QuiltState(QuiltSearch):
         self.score = self.on_found - 8
 
     def _pile_need(self, pile: int) -> int:
-        n = len(self.found[pile])
-        if n >= 13:
-            return -1
-        suit = pile % 4
-        return suit * 13 + (n if pile < DOWN else 12 - n)
+        return pile_need(pile, len(self.found[pile]))
 
     # --- what the rules ask of a position --------------------------------------------------
     def is_available(self, cell: int) -> bool:
@@ -287,10 +283,7 @@ class QuiltState(QuiltSearch):
             self.unstuck &= ~QUILT_UNLOCKED  # (the other copy in the quilt, or on the other pile)
         found = self.found[pile] + (card,)
         self.found[pile] = found
-        if len(found) >= 13:
-            self.need[pile] = -1
-        else:
-            self.need[pile] += 1 if pile < DOWN else -1
+        self.need[pile] = PILE_NEED[pile][len(found)]
         self.on_found += 1
         self.score = self.on_found - 8
 
