@@ -117,6 +117,16 @@ def pile_need(pile: int, held: int) -> int:
 PILE_NEED = tuple(tuple(pile_need(pile, held) for held in range(14)) for pile in range(8))
 
 
+def held_score(on_found: int) -> int:
+    """The score of foundations holding ``on_found`` cards: one for every card put up, the eight
+    bases of the deal not counted."""
+    return on_found - len(BASES)
+
+
+#: cards on the foundations (0..104) -> :func:`held_score`, made once: what the transitions read
+HELD_SCORE = tuple(held_score(n) for n in range(DECK_CARDS + 1))
+
+
 def adjacent(face: int, other: int) -> bool:
     """Same suit and one rank apart (ace and king are not): what goes onto the waste or a reserve."""
     return face // 13 == other // 13 and (face - other == 1 or other - face == 1)

@@ -21,7 +21,7 @@ from carpet.core.game import LOST, PLAYING, PLUS_ONE, WON
 from carpet.core.numbering import Deal, fast_dealing_order
 
 from .board import (ACTION_COUNT, BASES, CELL_TO_FOUNDATION, CELL_TO_RESERVE, CELL_TO_WASTE, CELLS, COLS,
-                    DECK_CARDS, DOWN, DOWN_BASES, EMPTY, FIRST_MOVE, FIRST_RESERVE, PILE_NEED, REDEAL_KIND,
+                    DECK_CARDS, DOWN, DOWN_BASES, EMPTY, FIRST_MOVE, FIRST_RESERVE, HELD_SCORE, PILE_NEED, REDEAL_KIND,
                     REDEAL, RESERVE_TO_FOUNDATION, RESERVE_TO_RESERVE, RESERVES, ROWS, TARGETS, TO_RESERVE, TO_WASTE,
                     TOUCHING, TURN, TURN_KIND, UP, UP_BASES, WASTE, WASTE_TO_FOUNDATION, adjacent,
                     cell_name, free_flags, orientation, pile_name, pile_need, source_name, split, target_name)
@@ -99,8 +99,8 @@ class QuiltState(QuiltSearch):
         self.loc = loc
         self.in_quilt = CELLS
         self.need = list(_FIRST_NEED)
-        self.on_found = 8
-        self.score = 0
+        self.on_found = len(BASES)
+        self.score = HELD_SCORE[self.on_found]
         self.update_status()
 
     @classmethod
@@ -144,7 +144,7 @@ class QuiltState(QuiltSearch):
         self.in_quilt = n
         self.need = [self._pile_need(pile) for pile in range(8)]
         self.on_found = sum(len(p) for p in self.found)
-        self.score = self.on_found - 8
+        self.score = HELD_SCORE[self.on_found]
 
     def _pile_need(self, pile: int) -> int:
         return pile_need(pile, len(self.found[pile]))
@@ -233,10 +233,14 @@ class QuiltState(QuiltSearch):
         self.update_status()
         return True
 
+    def can_redeal(self) -> bool:
+        """Whether a redeal is legal: the stock empty, the waste not, and a redeal left."""
+        return not self.stock and bool(self.waste) and self.redeals_used < self.variant.redeals
+
     def _redeal(self) -> bool:
         """redeal: with the stock empty, the waste turned over as it lies to be the stock again
-        (the card first dealt to the waste comes first), while redeals are left."""
-        if self.stock or not self.waste or self.redeals_used >= self.variant.redeals:
+        (the card first dealt to the waste comes first), while redeals are left (:meth:`can_redeal`)."""
+        if not self.can_redeal():
             return False
         self.stock = self.waste[::-1]
         self.waste = ()
@@ -285,7 +289,7 @@ class QuiltState(QuiltSearch):
         self.found[pile] = found
         self.need[pile] = PILE_NEED[pile][len(found)]
         self.on_found += 1
-        self.score = self.on_found - 8
+        self.score = HELD_SCORE[self.on_found]
 
     def step(self, action: int) -> bool:
         """Play ``action`` if the rules allow it here: whether it was played (if not, nothing changed)."""
@@ -318,7 +322,7 @@ class QuiltState(QuiltSearch):
         if not kind:
             return f"not a {variant.id} action: {action}"
         if kind == TURN_KIND:
-            if self.waste and self.redeals_used < variant.redeals:
+            if self.can_redeal():
                 return "the stock is empty: redeal to turn the waste over"
             return "the stock is empty"
         if kind == REDEAL_KIND:
@@ -379,7 +383,7 @@ class QuiltState(QuiltSearch):
             actions.sort()  # index order
         if self.stock:
             actions.append(TURN)
-        elif self.waste and self.redeals_used < self.variant.redeals:
+        elif self.can_redeal():
             actions.append(REDEAL)
         return actions
 
@@ -473,7 +477,7 @@ class QuiltState(QuiltSearch):
         """Whether any action is legal (cheap: the usual cases are decided at once)."""
         if self.variant.has_reserves:
             return self._reserve_game_has_action()
-        if self.stock or (self.waste and self.redeals_used < self.variant.redeals):
+        if self.stock or self.can_redeal():
             return True
         wanted = [f for f in self.need if f >= 0]
         if self.waste:
@@ -517,8 +521,12 @@ class QuiltState(QuiltSearch):
                     return True
         return False
 
+    def all_up(self) -> bool:
+        """Won: all 104 cards on the foundations."""
+        return self.on_found == DECK_CARDS
+
     def update_status(self) -> None:
-        if self.on_found == DECK_CARDS:
+        if self.all_up():
             self.status = WON
         elif self.has_action():  # cheap where it can be: a stock to turn decides at once
             self.status = PLAYING
@@ -526,7 +534,7 @@ class QuiltState(QuiltSearch):
             self.status = LOST
 
     def update_won(self) -> None:
-        self.status = WON if self.on_found == DECK_CARDS else PLAYING
+        self.status = WON if self.all_up() else PLAYING
 
     # --- saving ---------------------------------------------------------------------------
     def snapshot(self) -> tuple:
@@ -547,7 +555,7 @@ class QuiltState(QuiltSearch):
         self.loc = list(loc)
         self.need = list(need)
         self.on_found = on_found
-        self.score = on_found - 8
+        self.score = HELD_SCORE[on_found]
 
     def copy(self) -> "QuiltState":
         """A new state in this position, sharing nothing that changes (what the solver works on:

@@ -12,7 +12,7 @@ from operator import add
 from carpet.core.game import State
 
 from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_MOVE, FIRST_RESERVE, TO_RESERVE, TO_WASTE,
-                    TOUCHING, TURN, UP, WASTE, move_action, split)
+                    TOUCHING, TURN, UP, WASTE, held_score, move_action, split)
 
 # card id -> its rank when of the given suit, else 255 (to drop): per suit, for translate
 _CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 255 for b in range(256))
@@ -163,7 +163,7 @@ class QuiltSearch(State):
         last-pass test keeps its answers by what it reads (:data:`_PASS`)."""
         if self.variant.has_reserves:
             return False
-        redeals = self.variant.redeals - self.redeals_used
+        redeals = self.redeals_left
         if self.unstuck != 31 and self._cards_stuck(redeals):
             return True
         if redeals:
@@ -363,7 +363,7 @@ class QuiltSearch(State):
     def waste_blocked(self) -> bool:
         """Whether the waste is blocked for good in the last pass (:meth:`_run_blocked`, for
         every suit).  (The simple player's look-ahead uses this test alone.)"""
-        if self.variant.has_reserves or self.redeals_used < self.variant.redeals or len(self.waste) < 2:
+        if self.variant.has_reserves or self.redeals_left or len(self.waste) < 2:
             return False
         waste = bytes(self.waste)
         return any(self._run_blocked(suit, waste.translate(_CARD_RANKS[suit]).replace(b"\xff", b""))
@@ -460,7 +460,7 @@ class QuiltSearch(State):
         return 4 if self.variant.has_reserves else 1
 
     def win_score_bound(self, moves: int) -> int:
-        return DECK_CARDS - 8  # every win puts every card up: its score is fixed
+        return held_score(DECK_CARDS)  # every win puts every card up: its score is fixed
 
 
 
