@@ -132,6 +132,12 @@ def adjacent(face: int, other: int) -> bool:
     return face // 13 == other // 13 and (face - other == 1 or other - face == 1)
 
 
+#: face -> the faces that go onto it on the waste or a reserve (and it onto them), made once from
+#: :func:`adjacent`, lower first: what every path that looks for such a card reads
+NEXT_TO = tuple(tuple(other for other in (face - 1, face + 1) if 0 <= other < 52 and adjacent(face, other))
+                for face in range(52))
+
+
 def source_name(source: int) -> str:
     if source < CELLS:
         return cell_name(source)

@@ -21,7 +21,7 @@ from carpet.core.game import LOST, PLAYING, PLUS_ONE, WON
 from carpet.core.numbering import Deal, fast_dealing_order
 
 from .board import (ACTION_COUNT, BASES, CELL_TO_FOUNDATION, CELL_TO_RESERVE, CELL_TO_WASTE, CELLS, COLS,
-                    DECK_CARDS, DOWN, DOWN_BASES, EMPTY, FIRST_MOVE, FIRST_RESERVE, HELD_SCORE, PILE_NEED, REDEAL_KIND,
+                    DECK_CARDS, DOWN, DOWN_BASES, EMPTY, FIRST_MOVE, FIRST_RESERVE, HELD_SCORE, NEXT_TO, PILE_NEED, REDEAL_KIND,
                     REDEAL, RESERVE_TO_FOUNDATION, RESERVE_TO_RESERVE, RESERVES, ROWS, TARGETS, TO_RESERVE, TO_WASTE,
                     TOUCHING, TURN, TURN_KIND, UP, UP_BASES, WASTE, WASTE_TO_FOUNDATION, adjacent,
                     cell_name, free_flags, orientation, pile_name, pile_need, source_name, split, target_name)
@@ -34,9 +34,6 @@ _FIRST_NEED = tuple(PILE_NEED[pile][1] for pile in range(8))
 # (the quilt's bit, QUILT_UNLOCKED, kept: a card to a foundation clears it, _found_push)
 _CLEAR_SUIT = tuple(31 & ~(1 << (card % 52 // 13)) for card in range(DECK_CARDS))
 _CELL_NUMBERS = range(CELLS)
-# face -> the faces that go onto it on the waste or a reserve (and it onto them)
-_NEXT_TO = tuple(tuple(other for other in (face - 1, face + 1) if 0 <= other < 52 and adjacent(face, other))
-                 for face in range(52))
 
 
 def _faces_of(cells) -> bytearray:
@@ -375,7 +372,7 @@ class QuiltState(QuiltSearch):
             others = self._reserve_moves(alike)
         elif self.waste:
             # an available quilt card of the waste top's suit, one rank apart, onto it
-            others = [FIRST_MOVE + cell * TARGETS + TO_WASTE for cell in self._movable(_NEXT_TO[self.waste[-1] % 52])]
+            others = [FIRST_MOVE + cell * TARGETS + TO_WASTE for cell in self._movable(NEXT_TO[self.waste[-1] % 52])]
         else:
             others = None
         if others:
@@ -438,7 +435,7 @@ class QuiltState(QuiltSearch):
                 empty.append(TO_RESERVE + k)
                 continue
             onto = FIRST_MOVE + TO_RESERVE + k
-            for face in _NEXT_TO[top]:
+            for face in NEXT_TO[top]:
                 cell = loc[face]  # (-1, not in the quilt, reads OFF's 0)
                 if free[cell]:
                     append(onto + cell * TARGETS)
@@ -484,10 +481,7 @@ class QuiltState(QuiltSearch):
             face = self.waste[-1] % 52
             if face in wanted:
                 return True
-            if face % 13 != 12:
-                wanted.append(face + 1)
-            if face % 13 != 0:
-                wanted.append(face - 1)
+            wanted += NEXT_TO[face]  # (a quilt card onto the waste top)
         return self._any_available(wanted)
 
     def _any_available(self, faces) -> bool:
@@ -516,7 +510,7 @@ class QuiltState(QuiltSearch):
             if face >= 0 and (free[loc[face]] or free[loc[face + 52]] or face in tops):
                 return True
         for top in tops:  # an available quilt card or another reserve's top onto a reserve's top
-            for face in _NEXT_TO[top]:
+            for face in NEXT_TO[top]:
                 if free[loc[face]] or free[loc[face + 52]] or face in tops:
                     return True
         return False

@@ -12,7 +12,7 @@ from operator import add
 from carpet.core.game import State
 
 from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_MOVE, FIRST_RESERVE, TO_RESERVE, TO_WASTE,
-                    TOUCHING, TURN, UP, WASTE, held_score, move_action, split)
+                    NEXT_TO, TOUCHING, TURN, UP, WASTE, held_score, move_action, split)
 
 # card id -> its rank when of the given suit, else 255 (to drop): per suit, for translate
 _CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 255 for b in range(256))
@@ -189,10 +189,9 @@ class QuiltSearch(State):
             face = card % 52
             if face in need:
                 return False
-            rank = face % 13
-            if (rank and (free[loc[face - 1]] or free[loc[face + 51]])) or \
-                    (rank < 12 and (free[loc[face + 1]] or free[loc[face + 53]])):
-                return False
+            for f in NEXT_TO[face]:
+                if free[loc[f]] or free[loc[f + 52]]:
+                    return False
         cells = self.cells
         bare = self.faces.translate(_BARE)  # 1 where a cell is bare or its card may go up (OFF bare)
         got = bytearray(52)  # copies of each face that may go up
@@ -219,8 +218,7 @@ class QuiltSearch(State):
             face = card % 52
             if reachable(face):
                 return False  # a pile may reach it
-            rank = face % 13
-            for f in ((face - 1,) if rank else ()) + ((face + 1,) if rank < 12 else ()):
+            for f in NEXT_TO[face]:
                 for cell in (loc[f], loc[f + 52]):
                     if cell >= 0 and (bare[_N1[cell]] or bare[_N2[cell]]):
                         return False  # a card it may take
@@ -338,13 +336,13 @@ class QuiltSearch(State):
                     lacks = None
                 else:
                     lacks.append(k)
-            if lacks is not None and ((rank and have[face - 1]) or (rank < 12 and have[face + 1])):
-                lacks = None  # onto the waste
             if lacks is not None:
-                if rank:
-                    lacks.append(face - 1)
-                if rank < 12:
-                    lacks.append(face + 1)
+                for f in NEXT_TO[face]:
+                    if have[f]:
+                        lacks = None  # onto the waste
+                        break
+            if lacks is not None:
+                lacks += NEXT_TO[face]
                 for k in lacks:
                     on_face.setdefault(k, []).append(cell)
                 continue
