@@ -76,6 +76,7 @@ def held_score(found, foster: bool) -> int:
 
 #: suit -> count -> :func:`next_card`, made once: what every path reads (fits, _needed, the codes)
 NEXT_CARD = tuple(tuple(next_card(suit, count) for count in range(14)) for suit in range(4))
+_NEXT_0, _NEXT_1, _NEXT_2, _NEXT_3 = NEXT_CARD
 
 #: no card above any: copied, then each waste card's count of cards above it (dead_end)
 _NOTHING_ABOVE = [0] * 52
@@ -147,7 +148,7 @@ class CarpetState(State):
     def _needed(self) -> tuple[int, int, int, int]:
         """The card each foundation takes next (:func:`next_card`)."""
         a, b, c, d = self.found
-        return NEXT_CARD[0][a], NEXT_CARD[1][b], NEXT_CARD[2][c], NEXT_CARD[3][d]
+        return _NEXT_0[a], _NEXT_1[b], _NEXT_2[c], _NEXT_3[d]
 
     def playable_cells(self, plus: int = 0) -> list[int]:
         """Carpet cells whose card fits its foundation, row-major (each plus ``plus``: the
@@ -386,10 +387,10 @@ class CarpetState(State):
         return found[0] + found[1] + found[2] + found[3] == 52
 
     def update_status(self) -> None:
-        if self._all_up():
-            self.status = WON
-        elif self._has_action():
+        if self._has_action():  # (never once all is up: then nothing is left to play)
             self.status = PLAYING
+        elif self._all_up():
+            self.status = WON
         else:
             self.status = LOST
 
