@@ -117,6 +117,18 @@ def pile_need(pile: int, held: int) -> int:
 PILE_NEED = tuple(tuple(pile_need(pile, held) for held in range(14)) for pile in range(8))
 
 
+def taken_before(pile: int, need: int, face: int) -> tuple[int, int] | None:
+    """The faces foundation ``pile`` takes before ``face`` (of its suit), from ``need`` on (the
+    face it takes next; -1: complete), as the ids ``start`` .. ``stop - 1`` (a pile takes its
+    suit's faces one by one in order, :func:`pile_need`, and a suit's faces are consecutive
+    ids); None where it never takes ``face`` now (complete, or past it)."""
+    if need < 0:
+        return None
+    if pile < DOWN:
+        return (need, face) if need <= face else None
+    return (face + 1, need + 1) if need >= face else None
+
+
 def held_score(on_found: int) -> int:
     """The score of foundations holding ``on_found`` cards: one for every card put up, the eight
     bases of the deal not counted."""

@@ -24,7 +24,8 @@ from .board import (ACTION_COUNT, BASES, CELL_TO_FOUNDATION, CELL_TO_RESERVE, CE
                     DECK_CARDS, DOWN, DOWN_BASES, EMPTY, FIRST_MOVE, FIRST_RESERVE, HELD_SCORE, NEXT_TO, PILE_NEED, REDEAL_KIND,
                     REDEAL, RESERVE_TO_FOUNDATION, RESERVE_TO_RESERVE, RESERVES, ROWS, TARGETS, TO_RESERVE, TO_WASTE,
                     TOUCHING, TURN, TURN_KIND, UP, UP_BASES, WASTE, WASTE_TO_FOUNDATION, adjacent,
-                    cell_name, free_flags, orientation, pile_name, pile_need, source_name, split, target_name)
+                    cell_name, free_flags, orientation, pile_name, pile_need, source_name, split, taken_before,
+                    target_name)
 from .search import QUILT_UNLOCKED, QuiltSearch
 
 _BASES = bytes(sorted(BASES))  # card ids are bytes: the deal drops the bases by bytes.translate
@@ -278,9 +279,8 @@ class QuiltState(QuiltSearch):
         # this card for (a copy of its face for the other pile, a waste card to build on), it
         # counts that copy for from the start
         other = card + 52 if card < 52 else card - 52
-        other_need = self.need[pile + 4 if pile < DOWN else pile - 4]
-        rank = card % 13
-        if self.loc[other] >= 0 or other_need < 0 or (other_need % 13 < rank if pile < DOWN else other_need % 13 > rank):
+        other_pile = pile + 4 if pile < DOWN else pile - 4
+        if self.loc[other] >= 0 or taken_before(other_pile, self.need[other_pile], card % 52) is None:
             self.unstuck &= ~QUILT_UNLOCKED  # (the other copy in the quilt, or on the other pile)
         found = self.found[pile] + (card,)
         self.found[pile] = found

@@ -12,7 +12,7 @@ from operator import add
 from carpet.core.game import State
 
 from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_MOVE, FIRST_RESERVE, TO_RESERVE, TO_WASTE,
-                    NEXT_TO, TOUCHING, TURN, UP, WASTE, held_score, move_action, split)
+                    NEXT_TO, TOUCHING, TURN, UP, WASTE, held_score, move_action, split, taken_before)
 
 # card id -> its rank when of the given suit, else 255 (to drop): per suit, for translate
 _CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 255 for b in range(256))
@@ -199,8 +199,12 @@ class QuiltSearch(State):
         def reachable(f: int) -> bool:
             """Whether a pile of face ``f``'s suit may reach it, a copy of every face before it on
             the way in ``got``."""
-            up, down = need[UP + f // 13], need[DOWN + f // 13]
-            return (0 <= up <= f and got.find(0, up, f) < 0) or (down >= f and got.find(0, f + 1, down + 1) < 0)
+            suit = f // 13
+            up = taken_before(UP + suit, need[UP + suit], f)
+            if up is not None and got.find(0, *up) < 0:
+                return True
+            down = taken_before(DOWN + suit, need[DOWN + suit], f)
+            return down is not None and got.find(0, *down) < 0
 
         todo = [cell for cell in range(CELLS) if cells[cell] >= 0]
         grown = True
@@ -319,19 +323,20 @@ class QuiltSearch(State):
                 on_cell.setdefault(n2, []).append(cell)
                 continue
             face = cells[cell] % 52
-            suit, rank = divmod(face, 13)
-            base = 13 * suit
+            suit = face // 13
             # the first rank the up pile lacks a copy of before this card (none: it may go up),
             # and the same going down
-            up, down, lacks = need[UP + suit], need[DOWN + suit], []
-            if 0 <= up and up % 13 <= rank:
-                k = have.find(0, up, base + rank)
+            lacks = []
+            before = taken_before(UP + suit, need[UP + suit], face)
+            if before is not None:
+                k = have.find(0, *before)
                 if k < 0:
                     lacks = None
                 else:
                     lacks.append(k)
-            if lacks is not None and rank <= down % 13 and down >= 0:
-                k = have.find(0, base + rank + 1, down + 1)
+            before = taken_before(DOWN + suit, need[DOWN + suit], face)
+            if lacks is not None and before is not None:
+                k = have.find(0, *before)
                 if k < 0:
                     lacks = None
                 else:
@@ -419,9 +424,8 @@ class QuiltSearch(State):
         tops = None  # the reserves' top faces (255: empty), once asked for
         for suit in range(4):
             up, down = need[UP + suit], need[DOWN + suit]
-            # (both piles of one suit, so the faces compare as the ranks; -1: a pile complete)
-            if 0 <= up <= down:
-                continue  # not crossed
+            if taken_before(UP + suit, up, down) is not None:
+                continue  # not crossed: the up pile is still to take what the down pile takes next
             for face, pile in ((up, UP + suit), (down, DOWN + suit)):
                 if face < 0:
                     continue
