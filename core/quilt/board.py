@@ -129,6 +129,20 @@ def taken_before(pile: int, need: int, face: int) -> tuple[int, int] | None:
     return (face + 1, need + 1) if need >= face else None
 
 
+#: (pile, need) -> :func:`taken_before` of each face 0..51, worked out when first asked: the
+#: search's proofs read a suit's two rows all through a pass over the quilt
+_TAKEN_ROWS: dict = {}
+
+
+def taken_row(pile: int, need: int) -> tuple:
+    """:func:`taken_before` of ``pile`` and ``need`` for every face 0..51 (index it by faces
+    of the pile's suit), made once."""
+    row = _TAKEN_ROWS.get((pile, need))
+    if row is None:
+        row = _TAKEN_ROWS[pile, need] = tuple(taken_before(pile, need, face) for face in range(52))
+    return row
+
+
 def held_score(on_found: int) -> int:
     """The score of foundations holding ``on_found`` cards: one for every card put up, the eight
     bases of the deal not counted."""

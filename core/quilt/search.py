@@ -12,7 +12,7 @@ from operator import add
 from carpet.core.game import State
 
 from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_MOVE, FIRST_RESERVE, TO_RESERVE, TO_WASTE,
-                    NEXT_TO, TOUCHING, TURN, UP, WASTE, held_score, move_action, split, taken_before)
+                    NEXT_TO, TOUCHING, TURN, UP, WASTE, held_score, move_action, split, taken_before, taken_row)
 
 # card id -> its rank when of the given suit, else 255 (to drop): per suit, for translate
 _CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 255 for b in range(256))
@@ -196,14 +196,16 @@ class QuiltSearch(State):
         bare = self.faces.translate(_BARE)  # 1 where a cell is bare or its card may go up (OFF bare)
         got = bytearray(52)  # copies of each face that may go up
 
+        ups = [taken_row(UP + suit, need[UP + suit]) for suit in range(4)]
+        downs = [taken_row(DOWN + suit, need[DOWN + suit]) for suit in range(4)]
+
         def reachable(f: int) -> bool:
             """Whether a pile of face ``f``'s suit may reach it, a copy of every face before it on
             the way in ``got``."""
-            suit = f // 13
-            up = taken_before(UP + suit, need[UP + suit], f)
+            up = ups[f // 13][f]
             if up is not None and got.find(0, *up) < 0:
                 return True
-            down = taken_before(DOWN + suit, need[DOWN + suit], f)
+            down = downs[f // 13][f]
             return down is not None and got.find(0, *down) < 0
 
         todo = [cell for cell in range(CELLS) if cells[cell] >= 0]
@@ -311,6 +313,9 @@ class QuiltSearch(State):
         # its short sides bared (``on_cell``), a first copy of a face it may need (``on_face``)
         on_cell: dict = {}
         on_face: dict = {}
+        # what each pile takes before each face (the piles do not change here)
+        ups = [taken_row(UP + suit, need[UP + suit]) for suit in range(4)]
+        downs = [taken_row(DOWN + suit, need[DOWN + suit]) for suit in range(4)]
         todo = [cell for cell in range(CELLS) if cells[cell] >= 0]
         left = len(todo)
         while todo:
@@ -327,14 +332,14 @@ class QuiltSearch(State):
             # the first rank the up pile lacks a copy of before this card (none: it may go up),
             # and the same going down
             lacks = []
-            before = taken_before(UP + suit, need[UP + suit], face)
+            before = ups[suit][face]
             if before is not None:
                 k = have.find(0, *before)
                 if k < 0:
                     lacks = None
                 else:
                     lacks.append(k)
-            before = taken_before(DOWN + suit, need[DOWN + suit], face)
+            before = downs[suit][face]
             if lacks is not None and before is not None:
                 k = have.find(0, *before)
                 if k < 0:
