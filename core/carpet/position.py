@@ -19,7 +19,7 @@ from carpet.core.game import PLAYING
 from carpet.core.position import (NONE, UNSEEN, BadPosition, Position, count_cards, fill_unseen, read_cards,
                                   read_count, read_rows, take_fields, write_cards, write_rows)
 
-from .rules import CELL_NAMES, COLS, EMPTY, ROWS, SUIT_NAMES, CarpetState, held_score
+from .rules import CELL_NAMES, COLS, EMPTY, NEXT_CARD, ROWS, SUIT_NAMES, CarpetState, held_score
 from .variants import CarpetVariant
 
 
@@ -41,7 +41,7 @@ def read(variant: CarpetVariant, cells_text: str, fields: dict[str, str]) -> Pos
         s = top // 13
         if found[s]:
             raise BadPosition(f"field f: names the {SUIT_NAMES[s]} foundation twice")
-        found[s] = top % 13 + 1
+        found[s] = NEXT_CARD[s].index(top) + 1  # (the cards it took up to its top)
     if not foster and not all(found):
         missing = SUIT_NAMES[found.index(0)]
         raise BadPosition(f"{variant.id} starts every foundation with its ace: the {missing} foundation is "
@@ -52,7 +52,7 @@ def read(variant: CarpetVariant, cells_text: str, fields: dict[str, str]) -> Pos
     if phase == 0:
         raise BadPosition("field phase: is 1 or 2")
     placed = [(c, CELL_NAMES[i]) for i, c in enumerate(cells) if c != EMPTY]
-    placed += [(s * 13 + r, f"the {SUIT_NAMES[s]} foundation") for s in range(4) for r in range(found[s])]
+    placed += [(c, f"the {SUIT_NAMES[s]} foundation") for s in range(4) for c in NEXT_CARD[s][:found[s]]]
     placed += [(c, "the stock") for c in stock] + [(c, "the waste") for c in waste]
     unseen = count_cards(placed, 1, range(52))
     for cell, card in enumerate(cells):

@@ -452,7 +452,7 @@ class CarpetState(State):
     def all_cards(self) -> list[int]:
         cards = [c for c in self.cells if c != EMPTY]
         for s, count in enumerate(self.found):
-            cards.extend(range(s * 13, s * 13 + count))
+            cards.extend(NEXT_CARD[s][:count])  # (the cards it took)
         cards.extend(self.stock[self.drawn:])
         cards.extend(self.waste)
         return cards
