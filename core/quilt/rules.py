@@ -211,12 +211,17 @@ class QuiltState(QuiltSearch):
         if onto:
             if not adjacent(card % 52, onto[-1] % 52):
                 return False
-        elif source >= FIRST_RESERVE and len(self.reserves[source - FIRST_RESERVE]) == 1:
+        elif source >= FIRST_RESERVE and not self.leaves_for_empty(source - FIRST_RESERVE):
             return False
         self._take(source)
         self.reserves[r] = onto + (card,)
         self.update_status()
         return True
+
+    def leaves_for_empty(self, k: int) -> bool:
+        """Whether reserve ``k``'s top may go onto an empty reserve: a card lies under it (a
+        reserve's only card never does: moving it would change nothing but its number)."""
+        return len(self.reserves[k]) > 1
 
     def _turn(self) -> bool:
         """turn: the stock's top onto the waste."""
@@ -452,7 +457,7 @@ class QuiltState(QuiltSearch):
             for target in empty:
                 moves += [FIRST_MOVE + cell * TARGETS + target for cell in compress(_CELL_NUMBERS, free)]
                 moves += [FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS + target for k in range(RESERVES)
-                          if len(reserves[k]) > 1]
+                          if self.leaves_for_empty(k)]
         return moves
 
     def _movable(self, faces) -> list[int]:
@@ -501,8 +506,8 @@ class QuiltState(QuiltSearch):
             # reserve's top card with another card under it
             if self.in_quilt:
                 return True
-            for pile in reserves:
-                if len(pile) > 1:
+            for k in range(RESERVES):
+                if self.leaves_for_empty(k):
                     return True
         tops = [pile[-1] % 52 for pile in reserves if pile]
         loc, free = self.loc, self.free
