@@ -486,7 +486,7 @@ def _quilt_board(session: Session) -> Board:
     for r in range(8):
         board.labels.append((MARGIN - 10, top + r * p + p / 2 + 5, _row_name(r), "label", "middle"))
         for c in range(8):
-            cw, ch = (w, h) if (r + c) % 2 == 0 else (h, w)  # the same rule as quilt.orientation
+            cw, ch = (w, h) if session.state.orientation(r * 8 + c) == "vertical" else (h, w)
             x, y = MARGIN + c * p + (p - cw) / 2, top + r * p + (p - ch) / 2
             board.slots.append(Slot("cell", x, y, cw, ch, {"cell": f"{_row_name(r)}{c + 1}"}))
     if variant.has_reserves:
@@ -515,13 +515,9 @@ def _quilt_values(session: Session) -> tuple[list[str], dict[str, str]]:
     _known(sources, {f"{_row_name(r)}{c + 1}" for r in range(8) for c in range(8)}
            | {"w"} | {f"r{k}" for k in range(1, 9)})
     values = []
-    home = 0
-    for direction, done in (("up", "K"), ("down", "A")):
-        for suit in SUITS:
-            top = layout["foundations"][direction][suit]
-            rank = RANKS.index(top[0])
-            home += rank + 1 if direction == "up" else 13 - rank
-            values.append(top + (" done" if top[0] == done else ""))
+    for pile, (direction, suit) in enumerate((d, s) for d in ("up", "down") for s in SUITS):
+        top = layout["foundations"][direction][suit]
+        values.append(top + (" done" if state.need[pile] < 0 else ""))  # (-1: the pile complete)
     free = set(state.available())  # cells whose card has a short side free
     cols = len(layout["quilt"][0])
     for r, row in enumerate(layout["quilt"]):
@@ -534,7 +530,7 @@ def _quilt_values(session: Session) -> tuple[list[str], dict[str, str]]:
                 if name in sources:
                     marks.append("moves")
                 values.append(" ".join(marks))
-    fields = {"home": str(home)}
+    fields = {"home": str(state.on_found)}
     if session.variant.has_reserves:
         for k, pile in enumerate(layout["reserves"]):
             values += _fan(pile, RESERVE_SHOWN, "moves" if f"r{k + 1}" in sources else "")

@@ -787,3 +787,24 @@ def test_the_first_action_told_alone_changes_nothing_the_search_finds(game, deal
     listed = solve(Session(get_game(game), parse_deal(deal)), nodes=50_000)
     assert told.result == "won" and told.nodes > 900
     assert (told.result, told.nodes, told.line) == (listed.result, listed.nodes, listed.line)
+
+
+def test_taken_before_follows_the_build_rule():
+    # board.taken_before says as id ranges what board.pile_need says face by face: the faces a
+    # pile takes from its next face on before a given face, or None where it never takes it
+    from carpet.core.quilt.board import PILE_NEED, taken_before
+
+    checked = 0
+    for pile in range(8):
+        order = PILE_NEED[pile][:13]  # the faces in the order the pile takes them
+        for held in range(14):
+            need = PILE_NEED[pile][held]
+            for face in order:
+                span = taken_before(pile, need, face)
+                if need < 0 or order.index(face) < held:
+                    assert span is None
+                else:
+                    assert span is not None
+                    assert set(range(*span)) == set(order[held:order.index(face)])
+                    checked += 1
+    assert checked == 8 * 91

@@ -49,13 +49,10 @@ def decode(state, code: int) -> int:
     if code == TURN_CODE:
         return TURN
     if code < WASTE_UP:
-        s = code - UP
-        count = state.found[s]
-        if 0 < count < 13:
-            card = s * 13 + count
-            cells = state.cells
-            if card in cells:
-                return CELL_TO_FOUNDATION + cells.index(card)
+        card = state._needed()[code - UP]  # (an ace where a foundation is empty or done: never there)
+        cells = state.cells
+        if card in cells:
+            return CELL_TO_FOUNDATION + cells.index(card)
         return NO_ACTION
     if code == WASTE_UP:
         return WASTE_TO_FOUNDATION

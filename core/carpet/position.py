@@ -19,12 +19,12 @@ from carpet.core.game import PLAYING
 from carpet.core.position import (NONE, UNSEEN, BadPosition, Position, count_cards, fill_unseen, read_cards,
                                   read_count, read_rows, take_fields, write_cards, write_rows)
 
-from .rules import CELL_NAMES, COLS, EMPTY, ROWS, SUIT_NAMES, CarpetState
+from .rules import CELL_NAMES, COLS, EMPTY, NEXT_CARD, ROWS, SUIT_NAMES, CarpetState, held_score
 from .variants import CarpetVariant
 
 
 def write(state: CarpetState) -> str:
-    found = "".join(CODES[s * 13 + n - 1] for s, n in enumerate(state.found) if n) or NONE
+    found = "".join(CODES[state.foundation_top(s)] for s, n in enumerate(state.found) if n) or NONE
     fields = [state.variant.id, write_rows(state.cells, COLS), f"f:{found}",
               f"s:{write_cards(state.stock[state.drawn:])}", f"w:{write_cards(state.waste)}"]
     if state.variant.foster:
@@ -41,7 +41,7 @@ def read(variant: CarpetVariant, cells_text: str, fields: dict[str, str]) -> Pos
         s = top // 13
         if found[s]:
             raise BadPosition(f"field f: names the {SUIT_NAMES[s]} foundation twice")
-        found[s] = top % 13 + 1
+        found[s] = NEXT_CARD[s].index(top) + 1  # (the cards it took up to its top)
     if not foster and not all(found):
         missing = SUIT_NAMES[found.index(0)]
         raise BadPosition(f"{variant.id} starts every foundation with its ace: the {missing} foundation is "
@@ -52,7 +52,7 @@ def read(variant: CarpetVariant, cells_text: str, fields: dict[str, str]) -> Pos
     if phase == 0:
         raise BadPosition("field phase: is 1 or 2")
     placed = [(c, CELL_NAMES[i]) for i, c in enumerate(cells) if c != EMPTY]
-    placed += [(s * 13 + r, f"the {SUIT_NAMES[s]} foundation") for s in range(4) for r in range(found[s])]
+    placed += [(c, f"the {SUIT_NAMES[s]} foundation") for s in range(4) for c in NEXT_CARD[s][:found[s]]]
     placed += [(c, "the stock") for c in stock] + [(c, "the waste") for c in waste]
     unseen = count_cards(placed, 1, range(52))
     for cell, card in enumerate(cells):
@@ -85,7 +85,7 @@ def read(variant: CarpetVariant, cells_text: str, fields: dict[str, str]) -> Pos
         state.drawn = 0
         state.waste = list(waste)
         state.phase = phase
-        state.score = sum(found) - (0 if foster else 4)
+        state.score = held_score(found, foster)
         state.settle()  # (phase 1 ends by itself where no carpet card can be played; the status)
         return state
 

@@ -58,6 +58,26 @@ _ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops 
 _SIGNED = array("b")  # copied, then filled: the cells as signed bytes (a gap -1, 255 as a byte)
 
 
+def next_card(suit: int, count: int) -> int:
+    """The carpet family's one build rule: the card a foundation of ``suit`` holding ``count``
+    cards takes next (up in suit from the ace: ``suit * 13 + count``).  Where it holds none that
+    is its ace, and where it is finished (13) the next suit's ace (or 52): no ace ever lies on the
+    carpet or in the waste (the deal, the refills and the turn put them up), so such a card is
+    never found there and needs no test of its own."""
+    return suit * 13 + count
+
+
+def held_score(found, foster: bool) -> int:
+    """The score foundations holding ``found`` cards (a count per suit) stand for, as play keeps
+    it (``CarpetState._put_up``: one for every card put up): every card on them but the four aces
+    carpet deals there (carpet-foster's aces go up in play, and count)."""
+    return sum(found) - (0 if foster else 4)
+
+
+#: suit -> count -> :func:`next_card`, made once: what every path reads (fits, _needed, the codes)
+NEXT_CARD = tuple(tuple(next_card(suit, count) for count in range(14)) for suit in range(4))
+_NEXT_0, _NEXT_1, _NEXT_2, _NEXT_3 = NEXT_CARD
+
 #: no card above any: copied, then each waste card's count of cards above it (dead_end)
 _NOTHING_ABOVE = [0] * 52
 #: (stock, its table) for the stock last asked about: see _stock_places (None at first: an empty
@@ -102,10 +122,7 @@ class CarpetState(State):
             self.phase = 1
             cells = self.cells
             for cell in range(CELLS):  # aces dealt to the carpet, row by row (decision)
-                card = cells[cell]
-                if card % 13 == ACE:
-                    self.found[card // 13] = 1
-                    self.score += 1
+                if self._ace_up(cells[cell]):
                     self._refill(cell)
         else:
             rest = bytes(order).translate(None, _ACES)  # the four aces start the foundations
@@ -124,16 +141,14 @@ class CarpetState(State):
     # --- what the rules ask of a position ------------------------------------------
     def fits(self, card: int) -> bool:
         """Whether ``card`` goes on its foundation now (aces are never played by hand)."""
-        count = self.found[card // 13]
-        return count > 0 and card % 13 == count
+        suit = card // 13
+        count = self.found[suit]
+        return count > 0 and card == NEXT_CARD[suit][count]
 
     def _needed(self) -> tuple[int, int, int, int]:
-        """The card each foundation takes next, ``suit * 13 + count``.  Where a foundation is not
-        started (count 0) that is its ace, and where it is finished (13) the next suit's ace (or
-        52): no ace ever lies on the carpet or in the waste (the deal, the refills and the turn put
-        them up), so such a card is never found there and needs no test of its own."""
+        """The card each foundation takes next (:func:`next_card`)."""
         a, b, c, d = self.found
-        return a, b + 13, c + 26, d + 39
+        return _NEXT_0[a], _NEXT_1[b], _NEXT_2[c], _NEXT_3[d]
 
     def playable_cells(self, plus: int = 0) -> list[int]:
         """Carpet cells whose card fits its foundation, row-major (each plus ``plus``: the
@@ -144,10 +159,7 @@ class CarpetState(State):
         cards drawn already (the solver asks this of every position)."""
         stock, drawn, cells = self.stock, self.drawn, self.cells
         at = _PLACES[1] if _PLACES[0] is stock else _stock_places(stock)
-        a, b, c, d = self.found
-        b += 13
-        c += 26
-        d += 39
+        a, b, c, d = self._needed()
         playable = []  # (four tests written out)
         if at[a] < drawn and a in cells:
             playable.append(cells.index(a) + plus)
@@ -170,6 +182,25 @@ class CarpetState(State):
     def stock_left(self) -> int:
         return len(self.stock) - self.drawn
 
+    # --- when each action other than a carpet card up is legal: each stated once, asked by its
+    # transition below and by every path that lists or looks for actions ----------------------
+    def can_turn(self) -> bool:
+        """turn: a card left in the stock, in phase 2 (carpet-foster's phase 1 turns nothing)."""
+        return self.drawn < len(self.stock) and self.phase == 2
+
+    def waste_fits(self) -> bool:
+        """w>F: the waste top fits its foundation (an empty waste has none)."""
+        waste = self.waste
+        return bool(waste) and self.fits(waste[-1])
+
+    def can_fill(self) -> bool:
+        """w>a1, for any gap: the waste holds a card and the player fills gaps (not carpet-auto)."""
+        return bool(self.waste) and self.variant.player_fills
+
+    def can_fill_from_stock(self) -> bool:
+        """s>a1, for any gap (carpet only): the waste empty and a card left in the stock."""
+        return not self.waste and self.drawn < len(self.stock) and self.variant.stock_fills
+
     # --- the transitions ------------------------------------------------------------
     # Each checks its whole rule (the variant's and the phase's included), plays it, brings the
     # status up to date and returns True; or returns False having changed nothing.  apply (by
@@ -184,8 +215,7 @@ class CarpetState(State):
         card = cells[cell]
         if card < 0 or not self.fits(card):
             return False
-        self.found[card // 13] += 1
-        self.score += 1
+        self._put_up(card)
         if self.variant.auto_fill:
             source = self._pulled_from()
             if source is PULL_WASTE:
@@ -202,6 +232,21 @@ class CarpetState(State):
         else:
             cells[cell] = EMPTY
         self.update_status()
+        return True
+
+    def _put_up(self, card: int) -> None:
+        """``card`` onto its foundation (the transitions have checked that it goes there): one
+        more card on it, and one more point (the score counts every card put up)."""
+        self.found[card // 13] += 1
+        self.score += 1
+
+    def _ace_up(self, card: int) -> bool:
+        """An ace that comes to light (carpet-foster's deal, its refills, a turn) goes to its
+        foundation at once, starting it: True having put it up; False, changing nothing, for any
+        other card."""
+        if card % 13 != ACE:
+            return False
+        self._put_up(card)
         return True
 
     def _pulled_from(self) -> str | None:
@@ -223,47 +268,36 @@ class CarpetState(State):
         while drawn < len(stock):
             card = stock[drawn]
             drawn += 1
-            if card % 13 == ACE:
-                self.found[card // 13] = 1
-                self.score += 1
-            else:
+            if not self._ace_up(card):
                 self.cells[cell] = card
                 break
         self.drawn = drawn
 
     def _waste_up(self) -> bool:
         """w>F: the waste top to its foundation if it fits."""
-        waste = self.waste
-        if not waste:
+        if not self.waste_fits():
             return False
-        card = waste[-1]
-        if not self.fits(card):
-            return False
-        waste.pop()
-        self.found[card // 13] += 1
-        self.score += 1
+        card = self.waste.pop()
+        self._put_up(card)
         self.update_status()
         return True
 
     def _turn(self) -> bool:
         """turn (phase 2): the stock top onto the waste; an ace (only carpet-foster deals them
         into the stock) to its foundation."""
-        drawn = self.drawn
-        if drawn >= len(self.stock) or self.phase == 1:
+        if not self.can_turn():
             return False
+        drawn = self.drawn
         card = self.stock[drawn]
         self.drawn = drawn + 1
-        if card % 13 == ACE:
-            self.found[card // 13] = 1
-            self.score += 1
-        else:
+        if not self._ace_up(card):
             self.waste.append(card)
         self.update_status()
         return True
 
     def _waste_fill(self, cell: int) -> bool:
         """w>a1: the waste top into a gap (not in carpet-auto, whose gaps fill by themselves)."""
-        if self.cells[cell] != EMPTY or not self.waste or not self.variant.player_fills:
+        if self.cells[cell] != EMPTY or not self.can_fill():
             return False
         self.cells[cell] = self.waste.pop()
         self.update_status()
@@ -271,7 +305,7 @@ class CarpetState(State):
 
     def _stock_fill(self, cell: int) -> bool:
         """s>a1 (carpet only): the stock top into a gap, only while the waste is empty."""
-        if self.cells[cell] != EMPTY or self.waste or self.drawn >= len(self.stock) or not self.variant.stock_fills:
+        if self.cells[cell] != EMPTY or not self.can_fill_from_stock():
             return False
         self.cells[cell] = self.stock[self.drawn]
         self.drawn += 1
@@ -339,52 +373,43 @@ class CarpetState(State):
         count = self.found[s]
         if count == 0:
             return f"{code(card)} cannot go up: there is no {SUIT_NAMES[s]} foundation yet"
-        return f"{code(card)} does not fit: the {SUIT_NAMES[s]} foundation needs {code(s * 13 + count)}"
+        return f"{code(card)} does not fit: the {SUIT_NAMES[s]} foundation needs {code(NEXT_CARD[s][count])}"
 
     # --- status ---------------------------------------------------------------------
     def _has_action(self) -> bool:
-        if self.drawn < len(self.stock) and self.phase == 2:
-            return True  # turn (and in carpet a stock fill may be legal too)
-        waste = self.waste
-        if waste:
-            if self.fits(waste[-1]):
-                return True
-            if self.variant.player_fills and EMPTY in self.cells:
-                return True
-        return self._carpet_can_play()
+        # (a stock fill is legal only where a turn is: not asked)
+        return (self.can_turn() or self.waste_fits() or (self.can_fill() and EMPTY in self.cells)
+                or self._carpet_can_play())
+
+    def _all_up(self) -> bool:
+        """Won: all 52 cards on the foundations."""
+        found = self.found
+        return found[0] + found[1] + found[2] + found[3] == 52
 
     def update_status(self) -> None:
-        found = self.found
-        if found[0] + found[1] + found[2] + found[3] == 52:
-            self.status = WON
-        elif (self.phase == 2 and self.drawn < len(self.stock)) or self._has_action():  # (its commonest case first)
+        if self._has_action():  # (never once all is up: then nothing is left to play)
             self.status = PLAYING
+        elif self._all_up():
+            self.status = WON
         else:
             self.status = LOST
 
     def update_won(self) -> None:
-        found = self.found
-        self.status = WON if found[0] + found[1] + found[2] + found[3] == 52 else PLAYING
+        self.status = WON if self._all_up() else PLAYING
 
     # --- what every path reads ------------------------------------------------------
     def legal_actions(self) -> list[int]:
         if self.status == WON:
             return []
         actions = self.playable_cells(CELL_TO_FOUNDATION)
-        if self.phase == 1:
-            return actions
-        waste = self.waste
-        if waste and self.fits(waste[-1]):
+        if self.waste_fits():
             actions.append(WASTE_TO_FOUNDATION)
-        if self.drawn < len(self.stock):
+        if self.can_turn():
             actions.append(TURN)
-        variant = self.variant
-        if variant.player_fills and EMPTY in self.cells:
-            gaps = [cell for cell, card in enumerate(self.cells) if card == EMPTY]
-            if waste:
-                actions.extend(WASTE_FILL + gap for gap in gaps)
-            elif variant.stock_fills and self.drawn < len(self.stock):
-                actions.extend(STOCK_FILL + gap for gap in gaps)
+        if EMPTY in self.cells:
+            first = WASTE_FILL if self.can_fill() else STOCK_FILL if self.can_fill_from_stock() else None
+            if first is not None:
+                actions.extend(first + cell for cell, card in enumerate(self.cells) if card == EMPTY)
         return actions
 
     def snapshot(self) -> tuple:
@@ -399,7 +424,7 @@ class CarpetState(State):
 
     def foundation_top(self, suit: int) -> int | None:
         count = self.found[suit]
-        return suit * 13 + count - 1 if count else None
+        return NEXT_CARD[suit][count - 1] if count else None  # (the card it took last)
 
     def layout(self) -> dict:
         foundations = {}
@@ -427,7 +452,7 @@ class CarpetState(State):
     def all_cards(self) -> list[int]:
         cards = [c for c in self.cells if c != EMPTY]
         for s, count in enumerate(self.found):
-            cards.extend(range(s * 13, s * 13 + count))
+            cards.extend(NEXT_CARD[s][:count])  # (the cards it took)
         cards.extend(self.stock[self.drawn:])
         cards.extend(self.waste)
         return cards
@@ -442,14 +467,11 @@ class CarpetState(State):
         playable = self.playable_cells()
         if playable:
             return CELL_TO_FOUNDATION + playable[0]
-        if self.phase == 1:
-            return None
-        waste = self.waste
-        if waste and self.fits(waste[-1]):
+        if self.waste_fits():
             return WASTE_TO_FOUNDATION
-        if waste and EMPTY in self.cells and self.variant.player_fills:
+        if self.can_fill() and EMPTY in self.cells:
             return WASTE_FILL + self.cells.index(EMPTY)
-        if self.drawn < len(self.stock):
+        if self.can_turn():
             return TURN
         return None
 
@@ -514,7 +536,7 @@ class CarpetState(State):
         playable = self.playable_cells()
         if playable:
             return CELL_TO_FOUNDATION + playable[0]  # the first row-major
-        if self.phase == 2 and self.waste and self.fits(self.waste[-1]):
+        if self.waste_fits():
             return WASTE_TO_FOUNDATION
         return None
 
@@ -555,27 +577,27 @@ class CarpetState(State):
         stock, drawn = self.stock, self.drawn
         at = _stock_places(stock)
         upto = drawn  # the stock drawn up to here
-        tops = [s * 13 + count for s, count in enumerate(self.found)]
+        counts = list(self.found)  # each foundation's count as the cards go up
         while True:
             moved = True
             while moved:
                 moved = False
                 for suit in range(4):
-                    card = start = tops[suit]
-                    end = suit * 13 + 13
-                    while card < end and at[card] < upto and above[card] <= reach:
-                        card += 1
+                    nexts = NEXT_CARD[suit]
+                    count = start = counts[suit]
+                    while count < 13 and at[nexts[count]] < upto and above[nexts[count]] <= reach:
+                        count += 1
                         off += 1
                         if off > reach:
                             reach = off
-                    if card != start:
+                    if count != start:
                         if reach >= last:
                             return False  # every waste card reached: the rest is free
-                        tops[suit] = card
+                        counts[suit] = count
                         moved = True
             # nothing goes up: draw on to the first card a suit needs from the stock
-            draw = min([at[card] for suit, card in enumerate(tops) if card < suit * 13 + 13 and at[card] >= upto],
-                       default=-1)
+            draw = min([at[NEXT_CARD[suit][count]] for suit, count in enumerate(counts)
+                        if count < 13 and at[NEXT_CARD[suit][count]] >= upto], default=-1)
             if draw < 0:
                 return True
             off -= draw + 1 - upto
@@ -591,16 +613,12 @@ class CarpetState(State):
         if self.status != PLAYING:
             return []
         actions = self.playable_cells(CELL_TO_FOUNDATION)
-        if self.phase == 1:
-            return actions
-        waste = self.waste
-        if waste:
-            if self.fits(waste[-1]):
-                actions.insert(0, WASTE_TO_FOUNDATION)
-            cells = self.cells
-            if self.variant.player_fills and EMPTY in cells:
-                actions.append(WASTE_FILL + cells.index(EMPTY))
-        if self.drawn < len(self.stock):
+        if self.waste_fits():
+            actions.insert(0, WASTE_TO_FOUNDATION)
+        cells = self.cells
+        if self.can_fill() and EMPTY in cells:
+            actions.append(WASTE_FILL + cells.index(EMPTY))
+        if self.can_turn():
             actions.append(TURN)
         return actions
 
@@ -608,5 +626,5 @@ class CarpetState(State):
         return sum(self.found)
 
     def win_score_bound(self, moves: int) -> int:
-        # every win puts the same cards up: its score is fixed
-        return 52 if self.variant.foster else 48
+        # every win puts the same cards up: its score is fixed, that of the full foundations
+        return held_score((13, 13, 13, 13), self.variant.foster)

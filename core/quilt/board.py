@@ -102,9 +102,66 @@ def free_flags(cells) -> bytearray:
     return bytearray(map(available_in, repeat(cells), range(CELLS + 1)))
 
 
+def pile_need(pile: int, held: int) -> int:
+    """The quilt family's one build rule of the foundations: the face pile ``pile`` takes next
+    when it holds ``held`` cards (its base included; with none, the base itself): an up pile
+    (UP + suit) builds up in suit from the ace, a down pile (DOWN + suit) down from the king;
+    -1 once it holds 13 (complete)."""
+    if held >= 13:
+        return -1
+    suit = pile % 4
+    return suit * 13 + (held if pile < DOWN else 12 - held)
+
+
+#: pile -> cards held (0..13) -> :func:`pile_need`, made once: what the transitions read
+PILE_NEED = tuple(tuple(pile_need(pile, held) for held in range(14)) for pile in range(8))
+
+
+def taken_before(pile: int, need: int, face: int) -> tuple[int, int] | None:
+    """The faces foundation ``pile`` takes before ``face`` (of its suit), from ``need`` on (the
+    face it takes next; -1: complete), as the ids ``start`` .. ``stop - 1`` (a pile takes its
+    suit's faces one by one in order, :func:`pile_need`, and a suit's faces are consecutive
+    ids); None where it never takes ``face`` now (complete, or past it)."""
+    if need < 0:
+        return None
+    if pile < DOWN:
+        return (need, face) if need <= face else None
+    return (face + 1, need + 1) if need >= face else None
+
+
+#: (pile, need) -> :func:`taken_before` of each face 0..51, worked out when first asked: the
+#: search's proofs read a suit's two rows all through a pass over the quilt
+_TAKEN_ROWS: dict = {}
+
+
+def taken_row(pile: int, need: int) -> tuple:
+    """:func:`taken_before` of ``pile`` and ``need`` for every face 0..51 (index it by faces
+    of the pile's suit), made once."""
+    row = _TAKEN_ROWS.get((pile, need))
+    if row is None:
+        row = _TAKEN_ROWS[pile, need] = tuple(taken_before(pile, need, face) for face in range(52))
+    return row
+
+
+def held_score(on_found: int) -> int:
+    """The score of foundations holding ``on_found`` cards: one for every card put up, the eight
+    bases of the deal not counted."""
+    return on_found - len(BASES)
+
+
+#: cards on the foundations (0..104) -> :func:`held_score`, made once: what the transitions read
+HELD_SCORE = tuple(held_score(n) for n in range(DECK_CARDS + 1))
+
+
 def adjacent(face: int, other: int) -> bool:
     """Same suit and one rank apart (ace and king are not): what goes onto the waste or a reserve."""
     return face // 13 == other // 13 and (face - other == 1 or other - face == 1)
+
+
+#: face -> the faces that go onto it on the waste or a reserve (and it onto them), made once from
+#: :func:`adjacent`, lower first: what every path that looks for such a card reads
+NEXT_TO = tuple(tuple(other for other in (face - 1, face + 1) if 0 <= other < 52 and adjacent(face, other))
+                for face in range(52))
 
 
 def source_name(source: int) -> str:

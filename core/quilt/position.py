@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from carpet.core.position import (EMPTY, BadPosition, Position, count_cards, fill_unseen, read_cards, read_count,
                        read_rows, take_fields, write_cards, write_rows)
-from .board import CELLS, COLS, DOWN, DOWN_BASES, RESERVES, ROWS, UP, UP_BASES, cell_name
+from .board import CELLS, COLS, DOWN, DOWN_BASES, PILE_NEED, RESERVES, ROWS, UP, UP_BASES, cell_name
 from .rules import QuiltState
 from .variants import QuiltVariant
 
@@ -95,9 +95,9 @@ def _pile(text: str, field: str, first: int) -> list[list[int]]:
     if None in tops:
         raise BadPosition(f"field {field} needs the top of {_pile_name(first + tops.index(None))} (at least its "
                           f"base, the {'ace' if first == UP else 'king'})")
-    if first == UP:
-        return [list(range(s * 13, top + 1)) for s, top in enumerate(tops)]
-    return [list(range(s * 13 + 12, top - 1, -1)) for s, top in enumerate(tops)]
+    # each pile as the build rule lays it, from its base up to its top
+    needs = [PILE_NEED[first + s] for s in range(4)]
+    return [list(need[:need.index(top) + 1]) for need, top in zip(needs, tops)]
 
 
 class _Copies:

@@ -21,22 +21,20 @@ from carpet.core.game import LOST, PLAYING, PLUS_ONE, WON
 from carpet.core.numbering import Deal, fast_dealing_order
 
 from .board import (ACTION_COUNT, BASES, CELL_TO_FOUNDATION, CELL_TO_RESERVE, CELL_TO_WASTE, CELLS, COLS,
-                    DECK_CARDS, DOWN, DOWN_BASES, EMPTY, FIRST_MOVE, FIRST_RESERVE, REDEAL_KIND,
+                    DECK_CARDS, DOWN, DOWN_BASES, EMPTY, FIRST_MOVE, FIRST_RESERVE, HELD_SCORE, NEXT_TO, PILE_NEED, REDEAL_KIND,
                     REDEAL, RESERVE_TO_FOUNDATION, RESERVE_TO_RESERVE, RESERVES, ROWS, TARGETS, TO_RESERVE, TO_WASTE,
                     TOUCHING, TURN, TURN_KIND, UP, UP_BASES, WASTE, WASTE_TO_FOUNDATION, adjacent,
-                    cell_name, free_flags, orientation, pile_name, source_name, split, target_name)
+                    cell_name, free_flags, orientation, pile_name, pile_need, source_name, split, taken_before,
+                    target_name)
 from .search import QUILT_UNLOCKED, QuiltSearch
 
 _BASES = bytes(sorted(BASES))  # card ids are bytes: the deal drops the bases by bytes.translate
 # what a pile holding its base alone takes next: the up piles the two, the down piles the queen
-_FIRST_NEED = tuple(base + 1 for base in UP_BASES) + tuple(base - 1 for base in DOWN_BASES)
+_FIRST_NEED = tuple(PILE_NEED[pile][1] for pile in range(8))
 # card id -> the mask ``unstuck`` is and-ed with when the card moves: its suit's bit cleared
 # (the quilt's bit, QUILT_UNLOCKED, kept: a card to a foundation clears it, _found_push)
 _CLEAR_SUIT = tuple(31 & ~(1 << (card % 52 // 13)) for card in range(DECK_CARDS))
 _CELL_NUMBERS = range(CELLS)
-# face -> the faces that go onto it on the waste or a reserve (and it onto them)
-_NEXT_TO = tuple(tuple(other for other in (face - 1, face + 1) if 0 <= other < 52 and adjacent(face, other))
-                 for face in range(52))
 
 
 def _faces_of(cells) -> bytearray:
@@ -99,8 +97,8 @@ class QuiltState(QuiltSearch):
         self.loc = loc
         self.in_quilt = CELLS
         self.need = list(_FIRST_NEED)
-        self.on_found = 8
-        self.score = 0
+        self.on_found = len(BASES)
+        self.score = HELD_SCORE[self.on_found]
         self.update_status()
 
     @classmethod
@@ -144,14 +142,10 @@ class QuiltState(QuiltSearch):
         self.in_quilt = n
         self.need = [self._pile_need(pile) for pile in range(8)]
         self.on_found = sum(len(p) for p in self.found)
-        self.score = self.on_found - 8
+        self.score = HELD_SCORE[self.on_found]
 
     def _pile_need(self, pile: int) -> int:
-        n = len(self.found[pile])
-        if n >= 13:
-            return -1
-        suit = pile % 4
-        return suit * 13 + (n if pile < DOWN else 12 - n)
+        return pile_need(pile, len(self.found[pile]))
 
     # --- what the rules ask of a position --------------------------------------------------
     def is_available(self, cell: int) -> bool:
@@ -217,12 +211,17 @@ class QuiltState(QuiltSearch):
         if onto:
             if not adjacent(card % 52, onto[-1] % 52):
                 return False
-        elif source >= FIRST_RESERVE and len(self.reserves[source - FIRST_RESERVE]) == 1:
+        elif source >= FIRST_RESERVE and not self.leaves_for_empty(source - FIRST_RESERVE):
             return False
         self._take(source)
         self.reserves[r] = onto + (card,)
         self.update_status()
         return True
+
+    def leaves_for_empty(self, k: int) -> bool:
+        """Whether reserve ``k``'s top may go onto an empty reserve: a card lies under it (a
+        reserve's only card never does: moving it would change nothing but its number)."""
+        return len(self.reserves[k]) > 1
 
     def _turn(self) -> bool:
         """turn: the stock's top onto the waste."""
@@ -237,10 +236,14 @@ class QuiltState(QuiltSearch):
         self.update_status()
         return True
 
+    def can_redeal(self) -> bool:
+        """Whether a redeal is legal: the stock empty, the waste not, and a redeal left."""
+        return not self.stock and bool(self.waste) and self.redeals_used < self.variant.redeals
+
     def _redeal(self) -> bool:
         """redeal: with the stock empty, the waste turned over as it lies to be the stock again
-        (the card first dealt to the waste comes first), while redeals are left."""
-        if self.stock or not self.waste or self.redeals_used >= self.variant.redeals:
+        (the card first dealt to the waste comes first), while redeals are left (:meth:`can_redeal`)."""
+        if not self.can_redeal():
             return False
         self.stock = self.waste[::-1]
         self.waste = ()
@@ -281,18 +284,14 @@ class QuiltState(QuiltSearch):
         # this card for (a copy of its face for the other pile, a waste card to build on), it
         # counts that copy for from the start
         other = card + 52 if card < 52 else card - 52
-        other_need = self.need[pile + 4 if pile < DOWN else pile - 4]
-        rank = card % 13
-        if self.loc[other] >= 0 or other_need < 0 or (other_need % 13 < rank if pile < DOWN else other_need % 13 > rank):
+        other_pile = pile + 4 if pile < DOWN else pile - 4
+        if self.loc[other] >= 0 or taken_before(other_pile, self.need[other_pile], card % 52) is None:
             self.unstuck &= ~QUILT_UNLOCKED  # (the other copy in the quilt, or on the other pile)
         found = self.found[pile] + (card,)
         self.found[pile] = found
-        if len(found) >= 13:
-            self.need[pile] = -1
-        else:
-            self.need[pile] += 1 if pile < DOWN else -1
+        self.need[pile] = PILE_NEED[pile][len(found)]
         self.on_found += 1
-        self.score = self.on_found - 8
+        self.score = HELD_SCORE[self.on_found]
 
     def step(self, action: int) -> bool:
         """Play ``action`` if the rules allow it here: whether it was played (if not, nothing changed)."""
@@ -325,7 +324,7 @@ class QuiltState(QuiltSearch):
         if not kind:
             return f"not a {variant.id} action: {action}"
         if kind == TURN_KIND:
-            if self.waste and self.redeals_used < variant.redeals:
+            if self.can_redeal():
                 return "the stock is empty: redeal to turn the waste over"
             return "the stock is empty"
         if kind == REDEAL_KIND:
@@ -378,7 +377,7 @@ class QuiltState(QuiltSearch):
             others = self._reserve_moves(alike)
         elif self.waste:
             # an available quilt card of the waste top's suit, one rank apart, onto it
-            others = [FIRST_MOVE + cell * TARGETS + TO_WASTE for cell in self._movable(_NEXT_TO[self.waste[-1] % 52])]
+            others = [FIRST_MOVE + cell * TARGETS + TO_WASTE for cell in self._movable(NEXT_TO[self.waste[-1] % 52])]
         else:
             others = None
         if others:
@@ -386,7 +385,7 @@ class QuiltState(QuiltSearch):
             actions.sort()  # index order
         if self.stock:
             actions.append(TURN)
-        elif self.waste and self.redeals_used < self.variant.redeals:
+        elif self.can_redeal():
             actions.append(REDEAL)
         return actions
 
@@ -441,7 +440,7 @@ class QuiltState(QuiltSearch):
                 empty.append(TO_RESERVE + k)
                 continue
             onto = FIRST_MOVE + TO_RESERVE + k
-            for face in _NEXT_TO[top]:
+            for face in NEXT_TO[top]:
                 cell = loc[face]  # (-1, not in the quilt, reads OFF's 0)
                 if free[cell]:
                     append(onto + cell * TARGETS)
@@ -458,7 +457,7 @@ class QuiltState(QuiltSearch):
             for target in empty:
                 moves += [FIRST_MOVE + cell * TARGETS + target for cell in compress(_CELL_NUMBERS, free)]
                 moves += [FIRST_MOVE + (FIRST_RESERVE + k) * TARGETS + target for k in range(RESERVES)
-                          if len(reserves[k]) > 1]
+                          if self.leaves_for_empty(k)]
         return moves
 
     def _movable(self, faces) -> list[int]:
@@ -480,17 +479,14 @@ class QuiltState(QuiltSearch):
         """Whether any action is legal (cheap: the usual cases are decided at once)."""
         if self.variant.has_reserves:
             return self._reserve_game_has_action()
-        if self.stock or (self.waste and self.redeals_used < self.variant.redeals):
+        if self.stock or self.can_redeal():
             return True
         wanted = [f for f in self.need if f >= 0]
         if self.waste:
             face = self.waste[-1] % 52
             if face in wanted:
                 return True
-            if face % 13 != 12:
-                wanted.append(face + 1)
-            if face % 13 != 0:
-                wanted.append(face - 1)
+            wanted += NEXT_TO[face]  # (a quilt card onto the waste top)
         return self._any_available(wanted)
 
     def _any_available(self, faces) -> bool:
@@ -510,8 +506,8 @@ class QuiltState(QuiltSearch):
             # reserve's top card with another card under it
             if self.in_quilt:
                 return True
-            for pile in reserves:
-                if len(pile) > 1:
+            for k in range(RESERVES):
+                if self.leaves_for_empty(k):
                     return True
         tops = [pile[-1] % 52 for pile in reserves if pile]
         loc, free = self.loc, self.free
@@ -519,13 +515,17 @@ class QuiltState(QuiltSearch):
             if face >= 0 and (free[loc[face]] or free[loc[face + 52]] or face in tops):
                 return True
         for top in tops:  # an available quilt card or another reserve's top onto a reserve's top
-            for face in _NEXT_TO[top]:
+            for face in NEXT_TO[top]:
                 if free[loc[face]] or free[loc[face + 52]] or face in tops:
                     return True
         return False
 
+    def all_up(self) -> bool:
+        """Won: all 104 cards on the foundations."""
+        return self.on_found == DECK_CARDS
+
     def update_status(self) -> None:
-        if self.on_found == DECK_CARDS:
+        if self.all_up():
             self.status = WON
         elif self.has_action():  # cheap where it can be: a stock to turn decides at once
             self.status = PLAYING
@@ -533,7 +533,7 @@ class QuiltState(QuiltSearch):
             self.status = LOST
 
     def update_won(self) -> None:
-        self.status = WON if self.on_found == DECK_CARDS else PLAYING
+        self.status = WON if self.all_up() else PLAYING
 
     # --- saving ---------------------------------------------------------------------------
     def snapshot(self) -> tuple:
@@ -554,7 +554,7 @@ class QuiltState(QuiltSearch):
         self.loc = list(loc)
         self.need = list(need)
         self.on_found = on_found
-        self.score = on_found - 8
+        self.score = HELD_SCORE[on_found]
 
     def copy(self) -> "QuiltState":
         """A new state in this position, sharing nothing that changes (what the solver works on:

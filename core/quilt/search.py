@@ -12,7 +12,7 @@ from operator import add
 from carpet.core.game import State
 
 from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_MOVE, FIRST_RESERVE, TO_RESERVE, TO_WASTE,
-                    TOUCHING, TURN, UP, WASTE, move_action, split)
+                    NEXT_TO, TOUCHING, TURN, UP, WASTE, held_score, move_action, split, taken_before, taken_row)
 
 # card id -> its rank when of the given suit, else 255 (to drop): per suit, for translate
 _CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 255 for b in range(256))
@@ -163,7 +163,7 @@ class QuiltSearch(State):
         last-pass test keeps its answers by what it reads (:data:`_PASS`)."""
         if self.variant.has_reserves:
             return False
-        redeals = self.variant.redeals - self.redeals_used
+        redeals = self.redeals_left
         if self.unstuck != 31 and self._cards_stuck(redeals):
             return True
         if redeals:
@@ -189,19 +189,24 @@ class QuiltSearch(State):
             face = card % 52
             if face in need:
                 return False
-            rank = face % 13
-            if (rank and (free[loc[face - 1]] or free[loc[face + 51]])) or \
-                    (rank < 12 and (free[loc[face + 1]] or free[loc[face + 53]])):
-                return False
+            for f in NEXT_TO[face]:
+                if free[loc[f]] or free[loc[f + 52]]:
+                    return False
         cells = self.cells
         bare = self.faces.translate(_BARE)  # 1 where a cell is bare or its card may go up (OFF bare)
         got = bytearray(52)  # copies of each face that may go up
 
+        ups = [taken_row(UP + suit, need[UP + suit]) for suit in range(4)]
+        downs = [taken_row(DOWN + suit, need[DOWN + suit]) for suit in range(4)]
+
         def reachable(f: int) -> bool:
             """Whether a pile of face ``f``'s suit may reach it, a copy of every face before it on
             the way in ``got``."""
-            up, down = need[UP + f // 13], need[DOWN + f // 13]
-            return (0 <= up <= f and got.find(0, up, f) < 0) or (down >= f and got.find(0, f + 1, down + 1) < 0)
+            up = ups[f // 13][f]
+            if up is not None and got.find(0, *up) < 0:
+                return True
+            down = downs[f // 13][f]
+            return down is not None and got.find(0, *down) < 0
 
         todo = [cell for cell in range(CELLS) if cells[cell] >= 0]
         grown = True
@@ -219,8 +224,7 @@ class QuiltSearch(State):
             face = card % 52
             if reachable(face):
                 return False  # a pile may reach it
-            rank = face % 13
-            for f in ((face - 1,) if rank else ()) + ((face + 1,) if rank < 12 else ()):
+            for f in NEXT_TO[face]:
                 for cell in (loc[f], loc[f + 52]):
                     if cell >= 0 and (bare[_N1[cell]] or bare[_N2[cell]]):
                         return False  # a card it may take
@@ -309,6 +313,9 @@ class QuiltSearch(State):
         # its short sides bared (``on_cell``), a first copy of a face it may need (``on_face``)
         on_cell: dict = {}
         on_face: dict = {}
+        # what each pile takes before each face (the piles do not change here)
+        ups = [taken_row(UP + suit, need[UP + suit]) for suit in range(4)]
+        downs = [taken_row(DOWN + suit, need[DOWN + suit]) for suit in range(4)]
         todo = [cell for cell in range(CELLS) if cells[cell] >= 0]
         left = len(todo)
         while todo:
@@ -321,30 +328,31 @@ class QuiltSearch(State):
                 on_cell.setdefault(n2, []).append(cell)
                 continue
             face = cells[cell] % 52
-            suit, rank = divmod(face, 13)
-            base = 13 * suit
+            suit = face // 13
             # the first rank the up pile lacks a copy of before this card (none: it may go up),
             # and the same going down
-            up, down, lacks = need[UP + suit], need[DOWN + suit], []
-            if 0 <= up and up % 13 <= rank:
-                k = have.find(0, up, base + rank)
+            lacks = []
+            before = ups[suit][face]
+            if before is not None:
+                k = have.find(0, *before)
                 if k < 0:
                     lacks = None
                 else:
                     lacks.append(k)
-            if lacks is not None and rank <= down % 13 and down >= 0:
-                k = have.find(0, base + rank + 1, down + 1)
+            before = downs[suit][face]
+            if lacks is not None and before is not None:
+                k = have.find(0, *before)
                 if k < 0:
                     lacks = None
                 else:
                     lacks.append(k)
-            if lacks is not None and ((rank and have[face - 1]) or (rank < 12 and have[face + 1])):
-                lacks = None  # onto the waste
             if lacks is not None:
-                if rank:
-                    lacks.append(face - 1)
-                if rank < 12:
-                    lacks.append(face + 1)
+                for f in NEXT_TO[face]:
+                    if have[f]:
+                        lacks = None  # onto the waste
+                        break
+            if lacks is not None:
+                lacks += NEXT_TO[face]
                 for k in lacks:
                     on_face.setdefault(k, []).append(cell)
                 continue
@@ -363,7 +371,7 @@ class QuiltSearch(State):
     def waste_blocked(self) -> bool:
         """Whether the waste is blocked for good in the last pass (:meth:`_run_blocked`, for
         every suit).  (The simple player's look-ahead uses this test alone.)"""
-        if self.variant.has_reserves or self.redeals_used < self.variant.redeals or len(self.waste) < 2:
+        if self.variant.has_reserves or self.redeals_left or len(self.waste) < 2:
             return False
         waste = bytes(self.waste)
         return any(self._run_blocked(suit, waste.translate(_CARD_RANKS[suit]).replace(b"\xff", b""))
@@ -421,9 +429,8 @@ class QuiltSearch(State):
         tops = None  # the reserves' top faces (255: empty), once asked for
         for suit in range(4):
             up, down = need[UP + suit], need[DOWN + suit]
-            # (both piles of one suit, so the faces compare as the ranks; -1: a pile complete)
-            if 0 <= up <= down:
-                continue  # not crossed
+            if taken_before(UP + suit, up, down) is not None:
+                continue  # not crossed: the up pile is still to take what the down pile takes next
             for face, pile in ((up, UP + suit), (down, DOWN + suit)):
                 if face < 0:
                     continue
@@ -460,7 +467,7 @@ class QuiltSearch(State):
         return 4 if self.variant.has_reserves else 1
 
     def win_score_bound(self, moves: int) -> int:
-        return DECK_CARDS - 8  # every win puts every card up: its score is fixed
+        return held_score(DECK_CARDS)  # every win puts every card up: its score is fixed
 
 
 
