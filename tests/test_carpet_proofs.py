@@ -1,4 +1,4 @@
-"""The carpet family's dead-end proof and carpet-auto's forced end game (core/carpet/rules.py,
+"""The carpet family's dead-end proof and carpet-auto's forced end game (core/carpet/search.py,
 ``dead_end`` and ``safe_action``), cross-checked against searches without them.
 
 The proof rests on one count: a card with j cards above it in the waste is reached only once

@@ -19,7 +19,8 @@ from carpet.core.game import PLAYING
 from carpet.core.position import (NONE, UNSEEN, BadPosition, Position, count_cards, fill_unseen, read_cards,
                                   read_count, read_rows, take_fields, write_cards, write_rows)
 
-from .rules import CELL_NAMES, COLS, EMPTY, NEXT_CARD, ROWS, SUIT_NAMES, CarpetState, held_score
+from .board import CELL_NAMES, COLS, EMPTY, NEXT_CARD, ROWS, SUIT_NAMES, held_score
+from .rules import CarpetState
 from .variants import CarpetVariant
 
 

@@ -31,76 +31,20 @@ from array import array
 
 from carpet.core.cards import ACE, SUITS, code
 from carpet.core.errors import IllegalAction
-from carpet.core.game import FIRST_ACTION, LOST, PLAYING, PLUS_ONE, WON, State
+from carpet.core.game import LOST, PLAYING, PLUS_ONE, WON
 from carpet.core.numbering import Deal, fast_dealing_order
 
-ROWS, COLS = 4, 5
-CELLS = ROWS * COLS
-EMPTY = -1
-ROW_NAMES = "abcd"
-SUIT_NAMES = ("clubs", "spades", "hearts", "diamonds")
+from . import board as _board
+from .board import (ACTION_COUNT, CELL_TO_FOUNDATION, CELLS, COLS, EMPTY, NEXT_CARD, PULL_STOCK, PULL_WASTE, ROWS,
+                    STOCK_FILL, SUIT_NAMES, TURN, WASTE_FILL, WASTE_TO_FOUNDATION, cell_name, stock_places)
+from .search import CarpetSearch
 
-CELL_TO_FOUNDATION = FIRST_ACTION  # + cell
-WASTE_TO_FOUNDATION = CELL_TO_FOUNDATION + CELLS
-TURN = WASTE_TO_FOUNDATION + 1
-WASTE_FILL = TURN + 1  # + cell
-STOCK_FILL = WASTE_FILL + CELLS  # + cell
-ACTION_COUNT = STOCK_FILL + CELLS
-PULL_WASTE, PULL_STOCK = "waste", "stock"  # CarpetState._pulled_from
-
-
-def cell_name(cell: int) -> str:
-    return f"{ROW_NAMES[cell // COLS]}{cell % COLS + 1}"
-
-
-CELL_NAMES = tuple(cell_name(c) for c in range(CELLS))
 _ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops them by bytes.translate
 _SIGNED = array("b")  # copied, then filled: the cells as signed bytes (a gap -1, 255 as a byte)
-
-
-def next_card(suit: int, count: int) -> int:
-    """The carpet family's one build rule: the card a foundation of ``suit`` holding ``count``
-    cards takes next (up in suit from the ace: ``suit * 13 + count``).  Where it holds none that
-    is its ace, and where it is finished (13) the next suit's ace (or 52): no ace ever lies on the
-    carpet or in the waste (the deal, the refills and the turn put them up), so such a card is
-    never found there and needs no test of its own."""
-    return suit * 13 + count
-
-
-def held_score(found, foster: bool) -> int:
-    """The score foundations holding ``found`` cards (a count per suit) stand for, as play keeps
-    it (``CarpetState._put_up``: one for every card put up): every card on them but the four aces
-    carpet deals there (carpet-foster's aces go up in play, and count)."""
-    return sum(found) - (0 if foster else 4)
-
-
-#: suit -> count -> :func:`next_card`, made once: what every path reads (fits, _needed, the codes)
-NEXT_CARD = tuple(tuple(next_card(suit, count) for count in range(14)) for suit in range(4))
 _NEXT_0, _NEXT_1, _NEXT_2, _NEXT_3 = NEXT_CARD
 
-#: no card above any: copied, then each waste card's count of cards above it (dead_end)
-_NOTHING_ABOVE = [0] * 52
-#: (stock, its table) for the stock last asked about: see _stock_places (None at first: an empty
-#: stock, read from a position's text, is the one empty tuple and needs its table made too)
-_PLACES: tuple = (None, ())
 
-
-def _stock_places(stock: tuple[int, ...]) -> list[int]:
-    """For each card id (and 52, past the last suit): its place in ``stock``, or -1 where it is
-    not in the stock.  Made once per stock tuple (a deal's stock is one tuple for the whole
-    game); the last one is kept."""
-    global _PLACES
-    last = _PLACES
-    if last[0] is stock:
-        return last[1]
-    table = [-1] * 53
-    for place, card in enumerate(stock):
-        table[card] = place
-    _PLACES = (stock, table)
-    return table
-
-
-class CarpetState(State):
+class CarpetState(CarpetSearch):
     __slots__ = ("cells", "found", "stock", "drawn", "waste", "phase")
 
     variant: "CarpetVariant"  # noqa: F821 (core/carpet/variants.py)
@@ -158,7 +102,8 @@ class CarpetState(State):
         is read from a table (one per stock), so the carpet is searched only for the needed
         cards drawn already (the solver asks this of every position)."""
         stock, drawn, cells = self.stock, self.drawn, self.cells
-        at = _PLACES[1] if _PLACES[0] is stock else _stock_places(stock)
+        places = _board._PLACES  # the table of the stock last asked about
+        at = places[1] if places[0] is stock else stock_places(stock)
         a, b, c, d = self._needed()
         playable = []  # (four tests written out)
         if at[a] < drawn and a in cells:
@@ -456,175 +401,3 @@ class CarpetState(State):
         cards.extend(self.stock[self.drawn:])
         cards.extend(self.waste)
         return cards
-
-    def auto_action(self) -> int | None:
-        """The simple player's action (core/autoplay.py): a card to its foundation when one fits
-        (the first cell row-major, then the waste top), else the waste top into the first gap, else
-        turn the stock (only what the variant allows); None when the game is over.  A stock fill is
-        never needed: turning comes first, and with the stock empty there is nothing to fill from."""
-        if self.status != PLAYING:
-            return None
-        playable = self.playable_cells()
-        if playable:
-            return CELL_TO_FOUNDATION + playable[0]
-        if self.waste_fits():
-            return WASTE_TO_FOUNDATION
-        if self.can_fill() and EMPTY in self.cells:
-            return WASTE_FILL + self.cells.index(EMPTY)
-        if self.can_turn():
-            return TURN
-        return None
-
-    # --- what a solver may use (core/game.py, "What a solver may use") --------------
-    #: every win scores the same, so a safe action never costs a win any score
-    safe_keeps_score = True
-
-    def search_key(self) -> bytes:
-        # No rule looks at a cell's place, and the carpet holds exactly the cards that are
-        # neither on the foundations, nor in the stock, nor in the waste: the foundations,
-        # the cards drawn, the waste and the phase are the whole position.
-        return bytes((*self.found, self.drawn, self.phase, *self.waste))
-
-    def search_key_after(self, key: bytes, action: int) -> bytes | None:
-        """The :meth:`search_key` after ``action`` (legal here; ``key`` this position's), without
-        playing it: carpet-auto only, and only where the stock still holds a card afterwards
-        (else a safe action may follow); None otherwise.  A card up adds one to its
-        foundation and pulls its cell's new card (_pulled_from); a turn puts the stock top on
-        the waste (carpet-auto's stock holds no ace)."""
-        if not self.variant.auto_fill:
-            return None
-        stock, drawn = self.stock, self.drawn
-        found = bytearray(key)
-        if action == TURN:
-            if drawn + 1 >= len(stock):
-                return None  # the stock empty after it: a safe action may follow
-            found[4] += 1
-            found.append(stock[drawn])
-            return bytes(found)
-        if action == WASTE_TO_FOUNDATION:
-            found[self.waste[-1] // 13] += 1
-            del found[-1]
-        else:
-            found[self.cells[action - CELL_TO_FOUNDATION] // 13] += 1
-            source = self._pulled_from()
-            if source is PULL_WASTE:
-                del found[-1]
-            elif source is PULL_STOCK:
-                found[4] += 1
-                drawn += 1
-        if drawn >= len(stock):
-            return None  # the stock empty: a safe action may follow
-        return bytes(found)
-
-    def safe_action(self) -> int | None:
-        """A card to its foundation, where that can never spoil a win.
-
-        In carpet and carpet-foster nothing is built on a carpet or waste card and a gap
-        need never be filled, so a card that goes up leaves every other action open
-        (carpet-foster's phase 1 plays also commute: its end is the same whatever order
-        they come in).  In carpet-auto a play pulls the waste top into its cell and which
-        card to pull is a choice while the stock holds cards (a turn changes the waste top),
-        so no play is safe there then.  Once the stock is empty it is no choice: every card
-        that goes up, from the carpet or the waste, takes the waste's top card off it (into
-        the cell, or up), so after n cards up the waste has lost its top n cards whichever
-        they were, and a card is free to go up once its suit reaches it and it lies in the
-        carpet or among those n + 1: playing one never makes another unplayable, and any
-        card that fits may go up.
-        """
-        if self.variant.auto_fill and self.drawn < len(self.stock):
-            return None
-        playable = self.playable_cells()
-        if playable:
-            return CELL_TO_FOUNDATION + playable[0]  # the first row-major
-        if self.waste_fits():
-            return WASTE_TO_FOUNDATION
-        return None
-
-    #: (the family's dead_end below can say True in every variant)
-    dead_end_proves = True
-    #: the proof costs about as much as the rest of a node: most deals are won in a few hundred
-    #: nodes without it, so only the last search, the one that proves, asks it
-    dead_end_guides = False
-    dead_end_glance = False
-
-    def dead_end(self) -> bool:
-        """True when some card can never come off the waste.
-
-        A waste card comes off only from the top: up, or into a gap (by hand, or in
-        carpet-auto pulled there when a carpet card goes up), and every card drawn from the
-        stock while it lies there is laid on top of it (a turn; an ace of carpet-foster's goes
-        up instead, and counts on both sides below).  A gap is one open now or one a carpet
-        card leaves going up.  So a card with j cards above it now is reached only once
-        (gaps open now + cards gone up since - cards drawn since) has reached j.  Any line
-        therefore puts a card up only once its suit reaches it and, for a stock card, once
-        it is drawn, and for a waste card, once that count has reached the cards above it at
-        some moment.  Putting up what these allow, and drawing only when nothing can go up
-        (a card up never hurts, a draw only lowers the count), puts up every card some line
-        could; where that is not every card, no line wins."""
-        waste = self.waste
-        last = len(waste) - 1
-        if last < 1:
-            return False  # (no card lies under another)
-        above = _NOTHING_ABOVE[:]
-        depth = last
-        for card in waste:
-            above[card] = depth
-            depth -= 1
-        off = self.cells.count(EMPTY)  # gaps open + cards up since - cards drawn since
-        if off >= last:
-            return False
-        reach = off  # the most ``off`` has been
-        stock, drawn = self.stock, self.drawn
-        at = _stock_places(stock)
-        upto = drawn  # the stock drawn up to here
-        counts = list(self.found)  # each foundation's count as the cards go up
-        while True:
-            moved = True
-            while moved:
-                moved = False
-                for suit in range(4):
-                    nexts = NEXT_CARD[suit]
-                    count = start = counts[suit]
-                    while count < 13 and at[nexts[count]] < upto and above[nexts[count]] <= reach:
-                        count += 1
-                        off += 1
-                        if off > reach:
-                            reach = off
-                    if count != start:
-                        if reach >= last:
-                            return False  # every waste card reached: the rest is free
-                        counts[suit] = count
-                        moved = True
-            # nothing goes up: draw on to the first card a suit needs from the stock
-            draw = min([at[NEXT_CARD[suit][count]] for suit, count in enumerate(counts)
-                        if count < 13 and at[NEXT_CARD[suit][count]] >= upto], default=-1)
-            if draw < 0:
-                return True
-            off -= draw + 1 - upto
-            upto = draw + 1
-
-    def search_actions(self) -> list[int]:
-        """The actions worth trying, most promising first.
-
-        Left out: all fills but one (every gap is the same, the key ignores cell places)
-        and a fill from the stock (turning and then filling from the waste reaches the
-        same position).
-        """
-        if self.status != PLAYING:
-            return []
-        actions = self.playable_cells(CELL_TO_FOUNDATION)
-        if self.waste_fits():
-            actions.insert(0, WASTE_TO_FOUNDATION)
-        cells = self.cells
-        if self.can_fill() and EMPTY in cells:
-            actions.append(WASTE_FILL + cells.index(EMPTY))
-        if self.can_turn():
-            actions.append(TURN)
-        return actions
-
-    def progress(self) -> int:
-        return sum(self.found)
-
-    def win_score_bound(self, moves: int) -> int:
-        # every win puts the same cards up: its score is fixed, that of the full foundations
-        return held_score((13, 13, 13, 13), self.variant.foster)

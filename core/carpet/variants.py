@@ -14,8 +14,9 @@ from carpet.core.errors import BadAction, IllegalAction
 from carpet.core.game import FIRST_ACTION, State, Variant
 from carpet.core.numbering import Deal
 
-from .rules import (ACTION_COUNT, CELL_NAMES, CELL_TO_FOUNDATION, STOCK_FILL, TURN, WASTE_FILL,
-                    WASTE_TO_FOUNDATION, CarpetState, cell_name)
+from .board import (ACTION_COUNT, CELL_NAMES, CELL_TO_FOUNDATION, STOCK_FILL, TURN, WASTE_FILL,
+                    WASTE_TO_FOUNDATION, cell_name)
+from .rules import CarpetState
 
 _CELL_BY_NAME = {name: c for c, name in enumerate(CELL_NAMES)}
 
