@@ -30,7 +30,7 @@ ANY_SUIT_NEXT = "any-suit-next"  # any suit, one rank higher
 SUIT_HIGHER = "suit-higher"  # the same suit, any higher rank
 
 
-# --- the relations the rules are made of, each stated once; the variant's tables (rule_tables)
+# --- the relations the rules are made of, each stated once; the variant's tables (RuleTables)
 # list what each allows, and every path reads them there -----------------------------------------
 def follows(card: int, prev: int) -> bool:
     """Whether ``card`` is ``prev``'s successor in suit, whichever deck either comes from: a row's
