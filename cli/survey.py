@@ -199,9 +199,9 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
         with _Progress(tally, total) as progress:
             def finished(rows) -> None:
                 with interrupts_held():  # a chunk's lines and their count together: what Ctrl-C says is true
-                    for deal, result, moves, score, actions, spent, seconds in rows:
+                    for deal, result, moves, score, actions, spent, cpu in rows:
                         if writer is not None:
-                            writer.write(DealResult(deal, result, moves, score, actions, spent, seconds,
+                            writer.write(DealResult(deal, result, moves, score, actions, spent, cpu,
                                                     game_name, player_name, budget))
                         tally.add(deal, result, moves, score)
                     settle(recorded=_stopped(tally.deals, total, out))

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from carpet.core.cards import ACE, KING
 from carpet.core.errors import IllegalAction
-from carpet.core.game import FIRST_ACTION, LOST, PLAYING, WON
-from carpet.core.grid import (ANY_SUIT_NEXT, EMPTY, FIRST_MOVE, OUT, REDEAL, SUIT_NEXT, _redeal_plan, gap_spaces)
+from carpet.core.game import LOST, PLAYING, WON
+from carpet.core.grid import ANY_SUIT_NEXT, EMPTY, FIRST_MOVE, OUT, REDEAL, SUIT_NEXT, gap_spaces
+from carpet.core.grid.board import _redeal_plan
 from carpet.core.numbering import Deal, dealing_order
 
 

@@ -8,7 +8,6 @@ real command on a pipe, read one document at a time while the pipe stays open.
 
 import asyncio
 import json
-import os
 import select
 import shutil
 import subprocess

@@ -15,7 +15,7 @@
 """
 
 from .board import (ANY_SUIT_NEXT, EMPTY, FIRST_MOVE, NOTATION_COLS, NOTATION_ROWS, OUT, REDEAL, ROW_NAMES,
-                    SUIT_HIGHER, SUIT_NEXT, Board, _redeal_plan, deal_beside_column_0, gap_spaces)
+                    SUIT_HIGHER, SUIT_NEXT, Board, deal_beside_column_0, gap_spaces)
 from .rules import GridState
 from .variants import VARIANTS, GridVariant
 

@@ -27,6 +27,8 @@ is.  Rules as in docs/rules.md, "Grid family" (each game's section).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from carpet.core.cards import code, parse_face
 from carpet.core.errors import BadAction, IllegalAction
 from carpet.core.game import LOST, PLAYING, WON
@@ -35,15 +37,18 @@ from carpet.core.numbering import Deal, fast_dealing_order, fast_shuffle
 from .board import EMPTY, FIRST_MOVE, OUT, REDEAL, _redeal_plan, gap_spaces
 from .search import GridSearch
 
+if TYPE_CHECKING:  # (variants.py imports this file)
+    from .variants import GridVariant
+
 _PLUS_ONE = tuple(range(1, 105)) + (0,)  # card id -> id + 1 (position_bytes); EMPTY (-1) -> 0
 
 
 class GridState(GridSearch):
     __slots__ = ("cells", "where", "prefix", "gaps", "rng", "rng_state")
 
-    variant: "GridVariant"  # (core/grid/variants.py)
+    variant: GridVariant  # (core/grid/variants.py)
 
-    def __init__(self, variant: "GridVariant", deal: Deal) -> None:
+    def __init__(self, variant: GridVariant, deal: Deal) -> None:
         board = variant.board
         order, rng = fast_dealing_order(deal, board.card_count)
         self.variant = variant
@@ -59,7 +64,7 @@ class GridState(GridSearch):
         self.update_status()
 
     @classmethod
-    def from_rows(cls, variant: "GridVariant", rows: list[list[str | None]]) -> "GridState":
+    def from_rows(cls, variant: GridVariant, rows: list[list[str | None]]) -> GridState:
         """A position given as rows of card codes (None for a gap); for tests and puzzles.
 
         Prefixes are found as the rules define them; score and redeals start at 0, and the

@@ -12,6 +12,8 @@ core/quilt/board.py; the search's questions: core/quilt/search.py.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from array import array
 from itertools import compress
 
@@ -27,6 +29,9 @@ from .board import (ACTION_COUNT, BASES, CELL_TO_FOUNDATION, CELL_TO_RESERVE, CE
                     cell_name, free_flags, orientation, pile_name, pile_need, source_name, split, taken_before,
                     target_name)
 from .search import QUILT_UNLOCKED, QuiltSearch
+
+if TYPE_CHECKING:  # (variants.py imports this file)
+    from .variants import QuiltVariant
 
 _BASES = bytes(sorted(BASES))  # card ids are bytes: the deal drops the bases by bytes.translate
 # what a pile holding its base alone takes next: the up piles the two, the down piles the queen
@@ -66,7 +71,7 @@ class QuiltState(QuiltSearch):
     __slots__ = ("cells", "stock", "waste", "found", "reserves", "loc", "need", "in_quilt",
                  "on_found", "unstuck", "faces", "keyed", "free")
 
-    variant: "QuiltVariant"  # noqa: F821 (core/quilt/variants.py)
+    variant: QuiltVariant  # (core/quilt/variants.py)
 
     def __init__(self, variant, deal: Deal | None) -> None:
         self.variant = variant

@@ -34,7 +34,7 @@ from typer.testing import CliRunner
 from carpet.cli.app import app
 from carpet.cli.explain import check as explain
 from carpet.cli.outcome import LONGEST_LINE
-from carpet.core import GAMES, Session, get_game, parse_deal
+from carpet.core import Session, get_game, parse_deal
 from carpet.formats import check, new_header, record, to_bytes
 
 CREATED = "2026-11-29T12:00:00.000Z"
