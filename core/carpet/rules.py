@@ -45,7 +45,11 @@ _NEXT_0, _NEXT_1, _NEXT_2, _NEXT_3 = NEXT_CARD
 
 
 class CarpetState(CarpetSearch):
-    __slots__ = ("cells", "found", "stock", "drawn", "waste", "phase")
+    #: ``calm``: True only where safe_action has looked at this very position and found no card to
+    #: put up (no carpet card, not the waste top), so that search_actions, asked next, need not look
+    #: again; every transition (through update_status, or the replay's update_won), restore and
+    #: settle make it False
+    __slots__ = ("cells", "found", "stock", "drawn", "waste", "phase", "calm")
 
     variant: "CarpetVariant"  # noqa: F821 (core/carpet/variants.py)
 
@@ -100,11 +104,13 @@ class CarpetState(CarpetSearch):
 
         A card still in the stock is not on the carpet: where each card lies in the dealt stock
         is read from a table (one per stock), so the carpet is searched only for the needed
-        cards drawn already (the solver asks this of every position)."""
+        cards drawn already (the solver asks this of every position).  The cards needed are read
+        from NEXT_CARD here, not through :meth:`_needed`: a call fewer on the solver's hot path."""
         stock, drawn, cells = self.stock, self.drawn, self.cells
         places = _board._PLACES  # the table of the stock last asked about
         at = places[1] if places[0] is stock else stock_places(stock)
-        a, b, c, d = self._needed()
+        a, b, c, d = self.found
+        a, b, c, d = _NEXT_0[a], _NEXT_1[b], _NEXT_2[c], _NEXT_3[d]
         playable = []  # (four tests written out)
         if at[a] < drawn and a in cells:
             playable.append(cells.index(a) + plus)
@@ -120,7 +126,8 @@ class CarpetState(CarpetSearch):
 
     def _carpet_can_play(self) -> bool:
         cells = self.cells
-        a, b, c, d = self._needed()
+        a, b, c, d = self.found  # (the cards needed, from NEXT_CARD as in playable_cells)
+        a, b, c, d = _NEXT_0[a], _NEXT_1[b], _NEXT_2[c], _NEXT_3[d]
         return a in cells or b in cells or c in cells or d in cells
 
     @property
@@ -321,18 +328,17 @@ class CarpetState(CarpetSearch):
         return f"{code(card)} does not fit: the {SUIT_NAMES[s]} foundation needs {code(NEXT_CARD[s][count])}"
 
     # --- status ---------------------------------------------------------------------
-    def _has_action(self) -> bool:
-        # (a stock fill is legal only where a turn is: not asked)
-        return (self.can_turn() or self.waste_fits() or (self.can_fill() and EMPTY in self.cells)
-                or self._carpet_can_play())
-
     def _all_up(self) -> bool:
         """Won: all 52 cards on the foundations."""
         found = self.found
         return found[0] + found[1] + found[2] + found[3] == 52
 
     def update_status(self) -> None:
-        if self._has_action():  # (never once all is up: then nothing is left to play)
+        self.calm = False  # (a new position: see __slots__)
+        # PLAYING while some action is legal (a stock fill is legal only where a turn is: not
+        # asked), never once all is up: then nothing is left to play
+        if (self.can_turn() or self.waste_fits() or (self.can_fill() and EMPTY in self.cells)
+                or self._carpet_can_play()):
             self.status = PLAYING
         elif self._all_up():
             self.status = WON
@@ -340,6 +346,7 @@ class CarpetState(CarpetSearch):
             self.status = LOST
 
     def update_won(self) -> None:
+        self.calm = False
         self.status = WON if self._all_up() else PLAYING
 
     # --- what every path reads ------------------------------------------------------
@@ -363,6 +370,7 @@ class CarpetState(CarpetSearch):
 
     def restore(self, snap: tuple) -> None:
         cells, found, self.stock, self.drawn, waste, self.phase, self.score, self.status = snap
+        self.calm = False
         self.cells = list(cells)
         self.found = list(found)
         self.waste = list(waste)
