@@ -62,6 +62,7 @@ def build(game: str, carpet: list[str], found: dict[str, int], stock: str = "", 
     state.waste = [parse_face(c) for c in waste.split()]
     state.phase = phase
     state.score = sum(state.found) - (0 if state.variant.foster else 4)
+    state.place_cells()  # (the cells changed by hand)
     state.update_status()
     return state
 
