@@ -137,7 +137,8 @@ class CarpetState(CarpetSearch):
     def _carpet_can_play(self) -> bool:
         place = self.place
         a, b, c, d = self.found  # (the cards needed, from NEXT_CARD as in playable_cells)
-        return max(place[_NEXT_0[a]], place[_NEXT_1[b]], place[_NEXT_2[c]], place[_NEXT_3[d]]) >= 0
+        return (place[_NEXT_0[a]] >= 0 or place[_NEXT_1[b]] >= 0 or place[_NEXT_2[c]] >= 0
+                or place[_NEXT_3[d]] >= 0)
 
     @property
     def stock_left(self) -> int:
