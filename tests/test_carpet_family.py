@@ -750,9 +750,9 @@ def test_session_undo_restart_hint():
 
 @pytest.mark.parametrize("game", IDS)
 def test_playable_cells_are_the_cells_whose_card_fits_whatever_position_its_table_was_made_from(game):
-    # playable_cells reads a card's place in the stock and its cell when the table was made
-    # (one table per stock tuple, made from the first position asked): the answer must be the
-    # plain scan's wherever the cards have gone since, in any line of the same game
+    # playable_cells reads each needed card's cell from ``place`` (kept by the transitions,
+    # carried by the snapshot): the answer must be the plain scan's wherever the cards have gone,
+    # in any line of the same game and after any restore
     import random
 
     rng = random.Random(game)
