@@ -49,12 +49,14 @@ def test_gaps_are_visible_live_or_dead():
     assert "foundations  2♣  3♠  A♥  ·♦   (· no ace yet)" in text
     state = state_after("carpet-foster", "4", "b4>F")
     state.cells[0] = -1  # a hole and an empty pile: nothing can fill it
+    state.place_cells()  # (the cells changed by hand)
     assert "a  ..  Q♣" in plain(draw_carpet.render(state))
 
 
 def test_dead_gap_and_finished_foundations():
     state = state_after("carpet-auto", "1")
     state.cells[:] = [-1] * 20
+    state.place_cells()  # (the cells changed by hand)
     state.drawn = len(state.stock)
     assert "a  ..  ..  ..  ..  .." in plain(draw_carpet.render(state))
     assert "gap nothing fills now" in plain(draw_carpet.legend())

@@ -62,6 +62,7 @@ def build(game: str, carpet: list[str], found: dict[str, int], stock: str = "", 
     state.waste = [parse_face(c) for c in waste.split()]
     state.phase = phase
     state.score = sum(state.found) - (0 if state.variant.foster else 4)
+    state.place_cells()  # (the cells changed by hand)
     state.update_status()
     return state
 
@@ -749,9 +750,9 @@ def test_session_undo_restart_hint():
 
 @pytest.mark.parametrize("game", IDS)
 def test_playable_cells_are_the_cells_whose_card_fits_whatever_position_its_table_was_made_from(game):
-    # playable_cells reads a card's place in the stock and its cell when the table was made
-    # (one table per stock tuple, made from the first position asked): the answer must be the
-    # plain scan's wherever the cards have gone since, in any line of the same game
+    # playable_cells reads each needed card's cell from ``place`` (kept by the transitions,
+    # carried by the snapshot): the answer must be the plain scan's wherever the cards have gone,
+    # in any line of the same game and after any restore
     import random
 
     rng = random.Random(game)
@@ -770,6 +771,65 @@ def test_playable_cells_are_the_cells_whose_card_fits_whatever_position_its_tabl
             state.restore(snap)
             plain = [cell for cell, card in enumerate(state.cells) if card != EMPTY and state.fits(card)]
             assert state.playable_cells() == plain
+
+
+def made_place(state: CarpetState) -> list[int]:
+    """place as made from the cells: the cell of each card (and of 52), EMPTY off the carpet."""
+    place = [EMPTY] * 53
+    for cell, card in enumerate(state.cells):
+        if card != EMPTY:
+            place[card] = cell
+    return place
+
+
+@pytest.mark.parametrize("game", IDS)
+def test_place_kept_by_the_transitions_is_the_one_made_from_the_cells(game):
+    # every transition that moves a card on or off the carpet keeps ``place`` (the deal's
+    # refills of carpet-foster's aces, a refill, a pull, a fill), and restore brings it back
+    import random
+
+    rng = random.Random(game)
+    for deal in ("1", "4", "17", "40", "2003"):
+        state = new(game, deal)
+        assert state.place == made_place(state)
+        lines = [state.snapshot()]
+        for _ in range(3):
+            state.restore(rng.choice(lines))
+            assert state.place == made_place(state)
+            for _ in range(200):
+                if state.status != PLAYING:
+                    break
+                state.apply(rng.choice(state.legal_actions()))
+                assert state.place == made_place(state)
+                lines.append(state.snapshot())
+
+
+@pytest.mark.parametrize("game", IDS)
+def test_search_actions_after_safe_action_found_none_are_the_ones_asked_afresh(game):
+    # safe_action marks a position where no card goes up (calm) and search_actions, asked next,
+    # does not look again: the same actions as in the same position asked without the mark; and
+    # any transition or restore clears the mark
+    import random
+
+    rng = random.Random(game)
+    calm = 0
+    for deal in ("1", "4", "17", "40", "2003"):
+        state = new(game, deal)
+        start = state.snapshot()
+        for _ in range(3):
+            state.restore(start)
+            for _ in range(300):
+                if state.status != PLAYING:
+                    break
+                assert not state.calm
+                fresh = state.search_actions()
+                if state.safe_action() is None and state.calm:
+                    calm += 1
+                    assert state.search_actions() == fresh
+                state.apply(rng.choice(state.legal_actions()))
+    # the mark was put and read (carpet-auto looks only once its stock is empty, and there a
+    # position where no card goes up has no action left: lost, its actions never asked)
+    assert calm > 0 or state.variant.auto_fill
 
 
 def test_a_position_with_an_empty_stock_is_solved_in_a_fresh_process():

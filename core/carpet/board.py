@@ -45,7 +45,7 @@ def held_score(found, foster: bool) -> int:
     return sum(found) - (0 if foster else 4)
 
 
-#: suit -> count -> :func:`next_card`, made once: what every path reads (fits, _needed, the codes)
+#: suit -> count -> :func:`next_card`, made once: what every path reads (fits, _needed, playable_cells, the codes)
 NEXT_CARD = tuple(tuple(next_card(suit, count) for count in range(14)) for suit in range(4))
 
 #: (stock, its table) for the stock last asked about: see stock_places (None at first: an empty

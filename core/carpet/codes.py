@@ -50,10 +50,8 @@ def decode(state, code: int) -> int:
         return TURN
     if code < WASTE_UP:
         card = state._needed()[code - UP]  # (an ace where a foundation is empty or done: never there)
-        cells = state.cells
-        if card in cells:
-            return CELL_TO_FOUNDATION + cells.index(card)
-        return NO_ACTION
+        cell = state.place[card]  # (the cell it lies in, EMPTY off the carpet)
+        return NO_ACTION if cell == EMPTY else CELL_TO_FOUNDATION + cell
     if code == WASTE_UP:
         return WASTE_TO_FOUNDATION
     if code < INDEX:

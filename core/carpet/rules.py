@@ -34,18 +34,25 @@ from carpet.core.errors import IllegalAction
 from carpet.core.game import LOST, PLAYING, PLUS_ONE, WON
 from carpet.core.numbering import Deal, fast_dealing_order
 
-from . import board as _board
 from .board import (ACTION_COUNT, CELL_TO_FOUNDATION, CELLS, COLS, EMPTY, NEXT_CARD, PULL_STOCK, PULL_WASTE, ROWS,
-                    STOCK_FILL, SUIT_NAMES, TURN, WASTE_FILL, WASTE_TO_FOUNDATION, cell_name, stock_places)
+                    STOCK_FILL, SUIT_NAMES, TURN, WASTE_FILL, WASTE_TO_FOUNDATION, cell_name)
 from .search import CarpetSearch
 
 _ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops them by bytes.translate
 _SIGNED = array("b")  # copied, then filled: the cells as signed bytes (a gap -1, 255 as a byte)
+_OFF_CARPET = (EMPTY,) * 53  # copied, then filled: no card on the carpet (CarpetState.place)
 _NEXT_0, _NEXT_1, _NEXT_2, _NEXT_3 = NEXT_CARD
 
 
 class CarpetState(CarpetSearch):
-    __slots__ = ("cells", "found", "stock", "drawn", "waste", "phase")
+    #: ``calm``: True only where safe_action has looked at this very position and found no card to
+    #: put up (no carpet card, not the waste top), so that search_actions, asked next, need not look
+    #: again; every transition (through update_status, or the replay's update_won), restore and
+    #: settle make it False
+    #: ``place``: for each card id (and 52, past the last suit), the cell it lies in, or EMPTY where
+    #: it is not on the carpet: made from the cells by settle (the deal, a position given as text),
+    #: then kept by the transitions as they move a card on or off the carpet, and by restore
+    __slots__ = ("cells", "found", "stock", "drawn", "waste", "phase", "calm", "place")
 
     variant: "CarpetVariant"  # noqa: F821 (core/carpet/variants.py)
 
@@ -55,6 +62,7 @@ class CarpetState(CarpetSearch):
         self.status = PLAYING
         self.redeals_used = 0
         self.waste: list[int] = []
+        self.place = list(_OFF_CARPET)  # (made from the cells by settle, after the deal)
         self.drawn = 0
         self.score = 0
         #: 1 while holes refill from the stock by themselves (carpet-foster), else 2
@@ -78,9 +86,18 @@ class CarpetState(CarpetSearch):
     def settle(self) -> None:
         """After the deal (or a position given as text): carpet-foster's phase 2 at once where no
         carpet card fits, and the status."""
+        self.place_cells()
         if self.phase == 1 and not self._carpet_can_play():
             self.phase = 2
         self.update_status()
+
+    def place_cells(self) -> None:
+        """Make ``place`` from the cells (settle asks it; so must a hand-made change of the cells)."""
+        place = list(_OFF_CARPET)
+        for cell, card in enumerate(self.cells):
+            if card != EMPTY:
+                place[card] = cell
+        self.place = place
 
     # --- what the rules ask of a position ------------------------------------------
     def fits(self, card: int) -> bool:
@@ -98,30 +115,30 @@ class CarpetState(CarpetSearch):
         """Carpet cells whose card fits its foundation, row-major (each plus ``plus``: the
         actions that play them with CELL_TO_FOUNDATION).
 
-        A card still in the stock is not on the carpet: where each card lies in the dealt stock
-        is read from a table (one per stock), so the carpet is searched only for the needed
-        cards drawn already (the solver asks this of every position)."""
-        stock, drawn, cells = self.stock, self.drawn, self.cells
-        places = _board._PLACES  # the table of the stock last asked about
-        at = places[1] if places[0] is stock else stock_places(stock)
-        a, b, c, d = self._needed()
+        The cell of each card needed is read from ``place``, the carpet not searched (the solver
+        asks this of every position), and the cards needed from NEXT_CARD, not through
+        :meth:`_needed`: a call fewer on the solver's hot path."""
+        place = self.place
+        a, b, c, d = self.found
+        a, b, c, d = place[_NEXT_0[a]], place[_NEXT_1[b]], place[_NEXT_2[c]], place[_NEXT_3[d]]
         playable = []  # (four tests written out)
-        if at[a] < drawn and a in cells:
-            playable.append(cells.index(a) + plus)
-        if at[b] < drawn and b in cells:
-            playable.append(cells.index(b) + plus)
-        if at[c] < drawn and c in cells:
-            playable.append(cells.index(c) + plus)
-        if at[d] < drawn and d in cells:
-            playable.append(cells.index(d) + plus)
+        if a >= 0:
+            playable.append(a + plus)
+        if b >= 0:
+            playable.append(b + plus)
+        if c >= 0:
+            playable.append(c + plus)
+        if d >= 0:
+            playable.append(d + plus)
         if len(playable) > 1:
             playable.sort()
         return playable
 
     def _carpet_can_play(self) -> bool:
-        cells = self.cells
-        a, b, c, d = self._needed()
-        return a in cells or b in cells or c in cells or d in cells
+        place = self.place
+        a, b, c, d = self.found  # (the cards needed, from NEXT_CARD as in playable_cells)
+        return (place[_NEXT_0[a]] >= 0 or place[_NEXT_1[b]] >= 0 or place[_NEXT_2[c]] >= 0
+                or place[_NEXT_3[d]] >= 0)
 
     @property
     def stock_left(self) -> int:
@@ -161,12 +178,16 @@ class CarpetState(CarpetSearch):
         if card < 0 or not self.fits(card):
             return False
         self._put_up(card)
+        place = self.place
+        place[card] = EMPTY
         if self.variant.auto_fill:
             source = self._pulled_from()
             if source is PULL_WASTE:
-                cells[cell] = self.waste.pop()
+                card = cells[cell] = self.waste.pop()
+                place[card] = cell
             elif source is PULL_STOCK:
-                cells[cell] = self.stock[self.drawn]
+                card = cells[cell] = self.stock[self.drawn]
+                place[card] = cell
                 self.drawn += 1
             else:
                 cells[cell] = EMPTY
@@ -215,6 +236,7 @@ class CarpetState(CarpetSearch):
             drawn += 1
             if not self._ace_up(card):
                 self.cells[cell] = card
+                self.place[card] = cell
                 break
         self.drawn = drawn
 
@@ -244,7 +266,8 @@ class CarpetState(CarpetSearch):
         """w>a1: the waste top into a gap (not in carpet-auto, whose gaps fill by themselves)."""
         if self.cells[cell] != EMPTY or not self.can_fill():
             return False
-        self.cells[cell] = self.waste.pop()
+        card = self.cells[cell] = self.waste.pop()
+        self.place[card] = cell
         self.update_status()
         return True
 
@@ -252,7 +275,8 @@ class CarpetState(CarpetSearch):
         """s>a1 (carpet only): the stock top into a gap, only while the waste is empty."""
         if self.cells[cell] != EMPTY or not self.can_fill_from_stock():
             return False
-        self.cells[cell] = self.stock[self.drawn]
+        card = self.cells[cell] = self.stock[self.drawn]
+        self.place[card] = cell
         self.drawn += 1
         self.update_status()
         return True
@@ -321,18 +345,17 @@ class CarpetState(CarpetSearch):
         return f"{code(card)} does not fit: the {SUIT_NAMES[s]} foundation needs {code(NEXT_CARD[s][count])}"
 
     # --- status ---------------------------------------------------------------------
-    def _has_action(self) -> bool:
-        # (a stock fill is legal only where a turn is: not asked)
-        return (self.can_turn() or self.waste_fits() or (self.can_fill() and EMPTY in self.cells)
-                or self._carpet_can_play())
-
     def _all_up(self) -> bool:
         """Won: all 52 cards on the foundations."""
         found = self.found
         return found[0] + found[1] + found[2] + found[3] == 52
 
     def update_status(self) -> None:
-        if self._has_action():  # (never once all is up: then nothing is left to play)
+        self.calm = False  # (a new position: see __slots__)
+        # PLAYING while some action is legal (a stock fill is legal only where a turn is: not
+        # asked), never once all is up: then nothing is left to play
+        if (self.can_turn() or self.waste_fits() or (self.can_fill() and EMPTY in self.cells)
+                or self._carpet_can_play()):
             self.status = PLAYING
         elif self._all_up():
             self.status = WON
@@ -340,6 +363,7 @@ class CarpetState(CarpetSearch):
             self.status = LOST
 
     def update_won(self) -> None:
+        self.calm = False
         self.status = WON if self._all_up() else PLAYING
 
     # --- what every path reads ------------------------------------------------------
@@ -359,10 +383,12 @@ class CarpetState(CarpetSearch):
 
     def snapshot(self) -> tuple:
         return (tuple(self.cells), tuple(self.found), self.stock, self.drawn, tuple(self.waste),
-                self.phase, self.score, self.status)
+                self.phase, self.score, self.status, tuple(self.place))
 
     def restore(self, snap: tuple) -> None:
-        cells, found, self.stock, self.drawn, waste, self.phase, self.score, self.status = snap
+        cells, found, self.stock, self.drawn, waste, self.phase, self.score, self.status, place = snap
+        self.calm = False
+        self.place = list(place)
         self.cells = list(cells)
         self.found = list(found)
         self.waste = list(waste)

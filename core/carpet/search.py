@@ -97,6 +97,7 @@ class CarpetSearch(State):
             return CELL_TO_FOUNDATION + playable[0]  # the first row-major
         if self.waste_fits():
             return WASTE_TO_FOUNDATION
+        self.calm = True  # no card goes up here (search_actions, asked next, reads it)
         return None
 
     #: (the family's dead_end below can say True in every variant)
@@ -171,9 +172,12 @@ class CarpetSearch(State):
         """
         if self.status != PLAYING:
             return []
-        actions = self.playable_cells(CELL_TO_FOUNDATION)
-        if self.waste_fits():
-            actions.insert(0, WASTE_TO_FOUNDATION)
+        if self.calm:  # safe_action found no card to put up here (the solver asks it first)
+            actions = []
+        else:
+            actions = self.playable_cells(CELL_TO_FOUNDATION)
+            if self.waste_fits():
+                actions.insert(0, WASTE_TO_FOUNDATION)
         cells = self.cells
         if self.can_fill() and EMPTY in cells:
             actions.append(WASTE_FILL + cells.index(EMPTY))
