@@ -27,6 +27,8 @@ holes in their index spaces (``CarpetVariant.valid_index``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from array import array
 
 from carpet.core.cards import ACE, SUITS, code
@@ -37,6 +39,9 @@ from carpet.core.numbering import Deal, fast_dealing_order
 from .board import (ACTION_COUNT, CELL_TO_FOUNDATION, CELLS, COLS, EMPTY, NEXT_CARD, PULL_STOCK, PULL_WASTE, ROWS,
                     STOCK_FILL, SUIT_NAMES, TURN, WASTE_FILL, WASTE_TO_FOUNDATION, cell_name)
 from .search import CarpetSearch
+
+if TYPE_CHECKING:  # (variants.py imports this file)
+    from .variants import CarpetVariant
 
 _ACES = bytes(card for card in range(52) if card % 13 == ACE)  # the deal drops them by bytes.translate
 _SIGNED = array("b")  # copied, then filled: the cells as signed bytes (a gap -1, 255 as a byte)
@@ -54,7 +59,7 @@ class CarpetState(CarpetSearch):
     #: then kept by the transitions as they move a card on or off the carpet, and by restore
     __slots__ = ("cells", "found", "stock", "drawn", "waste", "phase", "calm", "place")
 
-    variant: "CarpetVariant"  # noqa: F821 (core/carpet/variants.py)
+    variant: CarpetVariant  # (core/carpet/variants.py)
 
     def __init__(self, variant, deal: Deal) -> None:
         order, _ = fast_dealing_order(deal, 52, generator=False)  # no draw after the deal
