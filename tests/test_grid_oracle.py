@@ -195,3 +195,44 @@ def test_the_draws_at_once_are_the_generator_draws():
             want = [plain.draw() for _ in range(steps)]
             start = MicrosoftRandom(seed)
             assert list(_draws(start.x, start.high, many_a, many_c, steps)) == want, (seed, steps)
+
+
+# --- perft: the grid's move generator pinned by tree sizes (python-chess's habit) ---------------
+# Positions reachable in exactly 1, 2, 3 (and 4) legal actions from two deals of every grid game,
+# worked out by the engine and equal to the oracle's (kept apart: tests/grid_oracle.py) when pinned;
+# a change in what any build rule, gap or redeal allows changes a count.
+PERFT = {
+    "kovrik": ([17, 201, 1805, 14322], [17, 209, 2063, 17871]),
+    "kovrik-hard": ([17, 193, 1521, 9393], [17, 193, 1549, 10004]),
+    "kovrik-shuffle": ([17, 193, 1529, 9699], [17, 193, 1549, 9993]),
+    "kovrik-shuffle-2": ([17, 193, 1528, 9634], [17, 193, 1548, 9928]),
+    "montana": ([4, 30, 336, 3933], [5, 33, 289, 2795]),
+    "spaces": ([4, 18, 89, 456], [5, 24, 111, 495]),
+    "station": ([4, 18, 84, 389], [5, 24, 113, 526]),
+    "free-parking": ([6, 50, 541, 6510], [9, 82, 803, 8422]),
+    "blue-moon": ([4, 18, 84, 390], [5, 24, 112, 511]),
+    "red-moon": ([5, 25, 124, 602], [5, 25, 124, 608]),
+    "galary": ([9, 81, 715, 6191], [9, 81, 730, 6586]),
+    "jungle": ([13, 184, 2772], [17, 276, 4360]),
+    "spaces-and-aces": ([16, 316, 6252], [16, 252, 4088]),
+}
+
+
+def test_perft_covers_every_grid_game():
+    assert sorted(PERFT) == sorted(GRID)
+
+
+@pytest.mark.parametrize("game", GRID)
+def test_perft(game):
+    from playthrough import perft
+
+    variant = GAMES[game]
+    for text, counts in zip(("1", "123456789012"), PERFT[game]):
+        deal = parse_deal(text)
+        state = variant.new_state(deal)
+        before = seen(state)
+        depths = range(1, len(counts) + 1)
+        assert [perft(state, depth) for depth in depths] == counts, (game, text)
+        assert seen(state) == before  # every action undone by restore
+        # the oracle agrees below the deepest count (its plain engine is slower)
+        assert [perft(OracleState(variant, deal), depth) for depth in depths[:3]] == counts[:3], (game, text)
