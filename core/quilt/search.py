@@ -466,6 +466,14 @@ class QuiltSearch(State):
         quarter wins 77 (14 more, none lost), in 0.60 of the CPU on the 77 (quilt_solver_ab)."""
         return 4 if self.variant.has_reserves else 1
 
+    @property
+    def beam_width(self) -> int:
+        """The width of the solver's beam (core/beam.py: after the first order's search, the most
+        advanced positions after each turn of the stock, widened one turn at a time): 200 in a game
+        with a stock, none with reserves (no stock to turn).  Issue 25: the depth-first passes
+        spend their nodes near the end of the stock of one line; the beam wins deals they miss."""
+        return 0 if self.variant.has_reserves else 200
+
     def win_score_bound(self, moves: int) -> int:
         return held_score(DECK_CARDS)  # every win puts every card up: its score is fixed
 
