@@ -22,7 +22,7 @@ the family's knowledge as the searcher holds it (``key``, ``actions``, ``proof``
 
 from __future__ import annotations
 
-from .game import LOST, PLAYING, WON
+from .game import LOST, WON
 
 #: each position of a stage gets at most this many nodes for the actions that keep it in its stage
 BEAM_NODES = 200
