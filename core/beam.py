@@ -5,10 +5,11 @@ and "redeal"), the most advanced positions of each stage kept and widened into t
 A depth-first search of a stock game goes deep at once: it spends its nodes near the end of the
 stock of the first line it follows and never climbs back (issue 25: on crazy-quilt's unknown deals
 99 % of the first pass's nodes went to its last 11 stock cards).  The beam instead keeps, at each
-count of cards turned, the ``width`` distinct positions (by the family's key) that look most
-advanced (its ``progress``); from each it searches the actions that do not turn the stock, depth
-first, up to BEAM_NODES nodes, and every position it meets there is a way into the next stage,
-through its turn (or redeal).  Of all those, again the ``width`` most advanced go on.
+count of cards turned, ``width`` distinct positions (by the family's key); from each it searches
+the actions that do not turn the stock, depth first, up to BEAM_NODES nodes, and every position it
+meets there is a way into the next stage, through its turn (or redeal).  Of all those, ``width``
+go on: each position's most advanced (the family's ``progress``) first, then each one's second,
+and so on (:func:`_widest`), so that the beam stays as wide as the lines it has found.
 
 A win it finds is a line of actions from the root, checked by the searcher's ``_won`` as any
 other.  It never proves a position unwinnable (it drops positions that are merely less advanced),
@@ -43,10 +44,10 @@ class Beam:
         # a path: (path before, actions): the line to a position, shared between positions
         frontier = [(snapshot(), (None, list(root_line)))]
         while frontier:
-            # the next stage's positions: key -> (-progress, order met, snapshot, path)
+            # the next stage's positions: key -> (-progress, order met, parent, snapshot, path)
             reached: dict = {}
             seen = set(self.given)
-            for here, path in frontier:
+            for parent, (here, path) in enumerate(frontier):
                 restore(here)
                 seen.add(key())
                 stack = [[here, path, actions_of(), 0]]
@@ -79,7 +80,7 @@ class Beam:
                     k = key()
                     if turns:
                         if k not in reached and not dead():
-                            reached[k] = (-progress(), len(reached), snapshot(), (frame[1], segment))
+                            reached[k] = (-progress(), len(reached), parent, snapshot(), (frame[1], segment))
                         continue
                     if k in seen:
                         continue
@@ -89,8 +90,23 @@ class Beam:
                     if dead():
                         continue
                     stack.append([snapshot(), (frame[1], segment), actions_of(), 0])
-            best = sorted(reached.values(), key=lambda entry: entry[:2])[:width]
-            frontier = [(entry[2], entry[3]) for entry in best]
+            frontier = _widest(reached.values(), width)
+
+
+def _widest(reached, width: int) -> list[tuple]:
+    """(snapshot, path) of the ``width`` positions of a stage that go on: every position of the
+    stage before's best (the most advanced) first, then every one's second best, and so on; of
+    equals, the more advanced first, then the first met.  (Kept by progress alone, the beam of
+    a crazy-quilt deal narrows within a few stages to the offspring of one position, which
+    differ in nothing that matters, and they die together.)"""
+    rank: dict = {}  # parent -> how many of its children are ranked so far
+    order = []
+    for entry in sorted(reached, key=lambda entry: entry[:2]):
+        mine = rank.get(entry[2], 0)
+        rank[entry[2]] = mine + 1
+        order.append((mine, entry[0], entry[1], entry))
+    order.sort(key=lambda item: item[:3])
+    return [(item[3][3], item[3][4]) for item in order[:width]]
 
 
 def _line(path: tuple) -> list[int]:

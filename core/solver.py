@@ -51,7 +51,11 @@ ends the search as the budget does, with "unknown", never with a process the sys
 A family that offers other orders of its actions (``search_orders``, e.g. the quilt
 family, whose rough ranking otherwise sends every search of a deal the same wrong way)
 gets one such search per order, each with an equal share of the budget left, until one
-decides; the others get the one search above.
+decides; the others get the one search above.  Where such a family also asks for a beam
+(``beam_width``, a game that turns a stock), the beam (core/beam.py) runs once after the first
+order's search, with 1/BEAM_SHARE of what is left: the game played one turn of the stock at a
+time, the most advanced positions of each turn kept, where the depth-first searches spend their
+nodes near the end of the stock of one line.  It finds wins, never proofs.
 
 A node is one ``apply``.  The search reads no clock and draws no random number, and
 never iterates a set, so the same position and budget give the same answer and line on
@@ -579,22 +583,18 @@ class _Searcher(Descent, Beam):
 
     def run_beam(self, width: int) -> _Outcome:
         """The beam alone (core/beam.py), ``width`` positions a stage, within the budget: a win or
-        "unknown", never a proof."""
-        state, out = self.state, self.out
-        start = state.snapshot()
+        "unknown", never a proof.  (Asked only where a search left the root undecided: with its
+        safe actions played, it is neither won nor lost.)"""
+        start, root_line = self.state.snapshot(), []
         try:
-            root_line: list[int] = []
             self._settle(root_line)
-            if state.status == PLAYING:
-                self._beam(root_line, self.limit, width)
-            elif state.status == WON:
-                self._won(root_line)
+            self._beam(root_line, self.limit, width)
         except _OutOfBudget:
             pass
         finally:
-            out.nodes = self.nodes
-            state.restore(start)
-        return out
+            self.out.nodes = self.nodes
+            self.state.restore(start)
+        return self.out
 
     def _descents(self, start, root_line: list[int], total: int) -> bool:
         """The guided descent under each measure of ``measures`` in turn, each from the root with

@@ -469,10 +469,10 @@ class QuiltSearch(State):
     @property
     def beam_width(self) -> int:
         """The width of the solver's beam (core/beam.py: after the first order's search, the most
-        advanced positions after each turn of the stock, widened one turn at a time): 200 in a game
+        advanced positions after each turn of the stock, widened one turn at a time): 100 in a game
         with a stock, none with reserves (no stock to turn).  Issue 25: the depth-first passes
         spend their nodes near the end of the stock of one line; the beam wins deals they miss."""
-        return 0 if self.variant.has_reserves else 200
+        return 0 if self.variant.has_reserves else 100
 
     def win_score_bound(self, moves: int) -> int:
         return held_score(DECK_CARDS)  # every win puts every card up: its score is fixed
