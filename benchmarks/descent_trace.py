@@ -6,7 +6,8 @@ For each deal (DEALS: a range like 3001-3010, or one number) and each of the fam
 orders that ran, and in each the descent by each of its measures of progress that ran, it prints the node counts (within that order's search) at which the guided
 descent (core/descent.py, the solver's step 2) began and ended, its steps, why it ended (won,
 lost, stuck or out of its share) and the rows' prefix lengths where it ended; then the
-solver's answer and nodes, and whether the win came in a descent.  It wraps the descent's
+solver's answer and nodes, and whether the win came in a descent (or in the beam, core/beam.py,
+where the family asks for one: its nodes and why it ended).  It wraps the descent's
 method from outside (core/ is not changed) and reads no clock.
 
 Spaces and Aces at the default budget (issue 25): most wins come from the descent; a deal
@@ -19,6 +20,7 @@ import argparse
 
 from carpet.core import Session, get_game, parse_deal
 from carpet.core import solver
+from carpet.core.beam import Beam
 from carpet.core.descent import Descent
 from carpet.core.game import LOST
 
@@ -52,7 +54,19 @@ def main() -> None:
             found.append((why, f"  order {self.order}, measure {self.measure}: descent nodes {start}-{self.nodes} (share to {limit}), "
                           f"{len(self.pv)} steps, ended {why}" + (f", prefixes {list(prefix)}" if prefix else "")))
 
+    beamed = Beam._beam
+
+    def beam(self, root_line, limit, width):  # (the beam, core/beam.py, after order 0's search)
+        start = self.nodes
+        try:
+            beamed(self, root_line, limit, width)
+        finally:
+            why = ("won" if self.out.result == solver.WON_RESULT else
+                   "share" if self.nodes >= min(limit, self.limit) else "no position left")
+            found.append(("beam " + why, f"  the beam, width {width}: nodes {start}-{self.nodes} (share to {limit}), ended {why}"))
+
     Descent._descend = descend
+    Beam._beam = beam
     try:
         for number in numbers:
             found.clear()
@@ -61,12 +75,14 @@ def main() -> None:
             step = "-"
             if answer.result == solver.WON_RESULT:
                 step = ("a descent" if any(why == "won" for why, _ in found) else
+                        "the beam" if any(why == "beam won" for why, _ in found) else
                         "a quick search, before any descent" if not found else "a search after a descent")
             print(f"{number} {answer.result} {answer.nodes} (win in: {step})", flush=True)
             for _, line in found:
                 print(line)
     finally:
         Descent._descend = traced
+        Beam._beam = beamed
 
 
 if __name__ == "__main__":

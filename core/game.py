@@ -146,6 +146,12 @@ class State:
     # guide_share: int (an attribute)
     #     Each guided descent (core/solver.py, step 2) gets at most 1/guide_share of the search's
     #     budget, the last search what is left.  Default: the solver's GUIDE_SHARE (4).
+    # beam_width: int (an attribute)
+    #     Where the game turns a stock (the variant's words "turn" and "redeal") and the family
+    #     offers several orders, the width of a beam the solver runs once, after the first order's
+    #     search (core/beam.py): at each stage of the stock, the ``beam_width`` most advanced
+    #     positions (``progress``), widened into the next stage.  It finds wins, never proofs.
+    #     Default: 0 (no beam).
     # win_score_bound(moves) -> int | None
     #     The highest score any win from here could end with, after ``moves`` counted moves
     #     so far, win bonus included (``carpet solve --best``).  None: no bound known.

@@ -51,7 +51,11 @@ ends the search as the budget does, with "unknown", never with a process the sys
 A family that offers other orders of its actions (``search_orders``, e.g. the quilt
 family, whose rough ranking otherwise sends every search of a deal the same wrong way)
 gets one such search per order, each with an equal share of the budget left, until one
-decides; the others get the one search above.
+decides; the others get the one search above.  Where such a family also asks for a beam
+(``beam_width``, a game that turns a stock), the beam (core/beam.py) runs once after the first
+order's search, with 1/BEAM_SHARE of what is left: the game played one turn of the stock at a
+time, the most advanced positions of each turn kept, where the depth-first searches spend their
+nodes near the end of the stock of one line.  It finds wins, never proofs.
 
 A node is one ``apply``.  The search reads no clock and draws no random number, and
 never iterates a set, so the same position and budget give the same answer and line on
@@ -64,6 +68,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .beam import Beam
 from .descent import Descent
 from .game import LOST, PLAYING, WON, State
 from .session import Session, deal_state
@@ -193,6 +198,9 @@ def working_copy(session: Session) -> State:
 
 #: the guided descent (core/descent.py) first gets at most 1/GUIDE_SHARE of the budget
 GUIDE_SHARE = 4
+#: the beam (core/beam.py), where the family asks for one (``beam_width``), gets 1/BEAM_SHARE of
+#: the budget the first order's search left
+BEAM_SHARE = 4
 #: the pass-by-pass search alone first gets 1/QUICK_SHARE of the budget
 QUICK_SHARE = 8
 #: before it, where the family's proof is too dear for the brief search (``dead_end_guides``),
@@ -234,7 +242,7 @@ class _OutOfBudget(Exception):
     pass
 
 
-class _Searcher(Descent):
+class _Searcher(Descent, Beam):
     def __init__(self, state: State, limit: int, stop, seen: set | None, best: bool, moves: int,
                  bonus, track: bool, order: int = 0, incumbent: tuple | None = None,
                  memory: int = DEFAULT_MEMORY, measures: tuple = (0,)) -> None:
@@ -573,6 +581,21 @@ class _Searcher(Descent):
             state.restore(start)
         return out
 
+    def run_beam(self, width: int) -> _Outcome:
+        """The beam alone (core/beam.py), ``width`` positions a stage, within the budget: a win or
+        "unknown", never a proof.  (Asked only where a search left the root undecided: with its
+        safe actions played, it is neither won nor lost.)"""
+        start, root_line = self.state.snapshot(), []
+        try:
+            self._settle(root_line)
+            self._beam(root_line, self.limit, width)
+        except _OutOfBudget:
+            pass
+        finally:
+            self.out.nodes = self.nodes
+            self.state.restore(start)
+        return self.out
+
     def _descents(self, start, root_line: list[int], total: int) -> bool:
         """The guided descent under each measure of ``measures`` in turn, each from the root with
         1/GUIDE_SHARE of the budget (or the family's ``guide_share``), until one wins (True); the
@@ -701,7 +724,9 @@ def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
                          incumbent=incumbent, memory=memory, measures=measures).run()
     # the family offers other orders of its actions, as plausible as its usual one: a search
     # in each in turn, with an equal share of what is left, until one decides (a proof from
-    # any order is a proof: the order never changes what a complete search covers)
+    # any order is a proof: the order never changes what a complete search covers); after the
+    # first, the family's beam (core/beam.py), where it asks for one: its width, 0 for none
+    width = 0 if best else getattr(state, "beam_width", 0)
     used = 0
     for order in range(orders):
         searcher = _Searcher(state, max(1, (limit - used) // (orders - order)), stop, seen, best,
@@ -710,6 +735,16 @@ def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
         used += out.nodes
         if out.result != UNKNOWN or searcher.stopped or out.memory_full or used >= limit:
             break
+        if order == 0 and width:
+            # the search went deep in one corner; the beam goes wide, one stage at a time, with
+            # 1/BEAM_SHARE of what is left (a win, or nothing: it proves no loss)
+            searcher = _Searcher(state, max(1, (limit - used) // BEAM_SHARE), stop, seen, False,
+                                 moves, bonus, False, 0, None, memory)
+            beam = searcher.run_beam(width)
+            used += beam.nodes
+            if beam.result == WON_RESULT or searcher.stopped or beam.memory_full or used >= limit:
+                out = beam
+                break
     out.nodes = used
     return out
 

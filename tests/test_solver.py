@@ -314,6 +314,49 @@ def test_a_familys_share_of_the_budget_for_its_descent(monkeypatch):
     assert spans and all(span == total // solver.GUIDE_SHARE for span, total in spans)
 
 
+def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatch):
+    """The beam (core/beam.py): its win is a line that replays to a won game; the solver runs it
+    after the first order's search of a family that asks for one (``beam_width``), and crazy-quilt
+    448, unknown at the default budget without it (main at f82c337: 400,000 nodes), is won by it;
+    every other family keeps its nodes to the node (the figures of f82c337 at 20,000 nodes)."""
+    from carpet.core import solver
+
+    runs = []  # (width, result, nodes) of each beam
+
+    def run_beam(self, width):
+        out = plain(self, width)
+        runs.append((width, out.result, out.nodes))
+        return out
+
+    plain = solver._Searcher.run_beam
+    monkeypatch.setattr(solver._Searcher, "run_beam", run_beam)
+    # the beam alone on crazy-quilt 448, at most 60,000 nodes: a win that replays
+    session = session_of("crazy-quilt", 448)
+    state = working_copy(session)
+    out = solver._Searcher(state, 60_000, None, None, False, 0, session.variant.win_bonus, False).run_beam(100)
+    assert out.result == "won" and 0 < out.nodes <= 60_000
+    assert state.snapshot() == session.state.snapshot()  # the state left as found
+    replays_to_a_win(session, Solution("won", out.line, out.nodes, len(out.line), out.end_score))
+    # in the solver: won by the same beam, after order 0's search (50,000 nodes, an eighth)
+    won = solve(session)
+    assert won.result == "won" and runs == [(100, "won", out.nodes)] * 2
+    assert won.nodes == DEFAULT_NODES // 8 + out.nodes
+    replays_to_a_win(session, won)
+    # a beam that ends without a win leaves the search's answer to the orders after it
+    runs.clear()
+    assert solve(session_of("crazy-quilt", 3001), nodes=20_000).result == "unknown"
+    assert [run[1] for run in runs] == ["unknown"] and 0 < runs[0][2] <= (20_000 - 20_000 // 8) // solver.BEAM_SHARE
+    # the quilt's stock games ask for a beam, Persian Carpet and the other families do not
+    assert [getattr(get_game(game).new_state(parse_deal("1")), "beam_width", 0)
+            for game in ("crazy-quilt", "indian-carpet", "persian-carpet", "carpet", "kovrik", "montana")] == \
+        [100, 100, 0, 0, 0, 0]
+    runs.clear()
+    nodes = {(game, deal): solve(session_of(game, deal), nodes=20_000).nodes
+             for game, deal in (("carpet", 2001), ("kovrik", 2001), ("montana", 2001), ("persian-carpet", 2))}
+    assert nodes == {("carpet", 2001): 97, ("kovrik", 2001): 424, ("montana", 2001): 838,
+                     ("persian-carpet", 2): 4595} and not runs
+
+
 def test_budget_constants():
     assert HINT_NODES < DEFAULT_NODES
 

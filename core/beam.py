@@ -1,0 +1,118 @@
+"""The solver's beam (core/solver.py, between its first search and the others): the game played
+one stage at a time, a stage ending at an action that turns the stock (the variant's words "turn"
+and "redeal"), the most advanced positions of each stage kept and widened into the next.
+
+A depth-first search of a stock game goes deep at once: it spends its nodes near the end of the
+stock of the first line it follows and never climbs back (issue 25: on crazy-quilt's unknown deals
+99 % of the first pass's nodes went to its last 11 stock cards).  The beam instead keeps, at each
+count of cards turned, ``width`` distinct positions (by the family's key); from each it searches
+the actions that do not turn the stock, depth first, up to BEAM_NODES nodes, and every position it
+meets there is a way into the next stage, through its turn (or redeal).  Of all those, ``width``
+go on: each position's most advanced (the family's ``progress``) first, then each one's second,
+and so on (:func:`_widest`), so that the beam stays as wide as the lines it has found.
+
+A win it finds is a line of actions from the root, checked by the searcher's ``_won`` as any
+other.  It never proves a position unwinnable (it drops positions that are merely less advanced),
+so it can only turn an "unknown" into a "won".
+
+A mixin of the solver's searcher, as core/descent.py is: it reads and moves the searcher's state
+(``state``, ``nodes``) and calls its bookkeeping (``_tick``, ``_settle``, ``_won``, ``_full``) and
+the family's knowledge as the searcher holds it (``key``, ``actions``, ``proof``, ``progress``,
+``given``, ``entries``).  It imports nothing of the solver.
+"""
+
+from __future__ import annotations
+
+from .game import LOST, WON
+
+#: each position of a stage gets at most this many nodes for the actions that keep it in its stage
+BEAM_NODES = 200
+
+
+class Beam:
+    """The beam over the stock's stages, as a method of the solver's searcher."""
+
+    def _beam(self, root_line: list[int], limit: int, width: int) -> None:
+        """From the state (the root, its safe actions played, ``root_line`` the actions to it), stage
+        by stage, up to ``limit`` nodes or until no position of a stage is left alive; a win found
+        ends it (``out.result``)."""
+        state, key, actions_of, progress = self.state, self.key, self.actions, self.progress
+        dead = self.proof
+        words = state.variant.words
+        onward = tuple(words[word] for word in ("turn", "redeal") if word in words)
+        apply, snapshot, restore = state.apply, state.snapshot, state.restore
+        # a path: (path before, actions): the line to a position, shared between positions
+        frontier = [(snapshot(), (None, list(root_line)))]
+        while frontier:
+            # the next stage's positions: key -> (-progress, order met, parent, snapshot, path)
+            reached: dict = {}
+            seen = set(self.given)
+            for parent, (here, path) in enumerate(frontier):
+                restore(here)
+                seen.add(key())
+                stack = [[here, path, actions_of(), 0]]
+                used = 0
+                while stack:
+                    frame = stack[-1]
+                    actions, i = frame[2], frame[3]
+                    if i >= len(actions):
+                        stack.pop()
+                        continue
+                    frame[3] = i + 1
+                    action = actions[i]
+                    turns = action in onward
+                    if not turns and used >= BEAM_NODES:
+                        continue  # (its turn is still tried from every position met)
+                    if self.nodes >= limit:
+                        return
+                    self._tick()
+                    restore(frame[0])
+                    apply(action)
+                    self.nodes += 1
+                    used += 1
+                    segment = [action]
+                    self._settle(segment)
+                    if state.status == WON:
+                        self._won(_line((frame[1], segment)))
+                        return
+                    if state.status == LOST:
+                        continue
+                    k = key()
+                    if turns:
+                        if k not in reached and not dead():
+                            reached[k] = (-progress(), len(reached), parent, snapshot(), (frame[1], segment))
+                        continue
+                    if k in seen:
+                        continue
+                    seen.add(k)
+                    if len(seen) + len(reached) > self.entries:
+                        self._full()
+                    if dead():
+                        continue
+                    stack.append([snapshot(), (frame[1], segment), actions_of(), 0])
+            frontier = _widest(reached.values(), width)
+
+
+def _widest(reached, width: int) -> list[tuple]:
+    """(snapshot, path) of the ``width`` positions of a stage that go on: every position of the
+    stage before's best (the most advanced) first, then every one's second best, and so on; of
+    equals, the more advanced first, then the first met.  (Kept by progress alone, the beam of
+    a crazy-quilt deal narrows within a few stages to the offspring of one position, which
+    differ in nothing that matters, and they die together.)"""
+    rank: dict = {}  # parent -> how many of its children are ranked so far
+    order = []
+    for entry in sorted(reached, key=lambda entry: entry[:2]):
+        mine = rank.get(entry[2], 0)
+        rank[entry[2]] = mine + 1
+        order.append((mine, entry[0], entry[1], entry))
+    order.sort(key=lambda item: item[:3])
+    return [(item[3][3], item[3][4]) for item in order[:width]]
+
+
+def _line(path: tuple) -> list[int]:
+    """The actions of a path, first to last."""
+    parts = []
+    while path is not None:
+        path, segment = path
+        parts.append(segment)
+    return [action for part in reversed(parts) for action in part]
