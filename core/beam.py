@@ -73,7 +73,7 @@ class Beam:
                     segment = [action]
                     self._settle(segment)
                     if state.status == WON:
-                        self._won(_line((frame[1], segment)))
+                        self._won(path_line((frame[1], segment)))
                         return
                     if state.status == LOST:
                         continue
@@ -109,10 +109,11 @@ def _widest(reached, width: int) -> list[tuple]:
     return [(item[3][3], item[3][4]) for item in order[:width]]
 
 
-def _line(path: tuple) -> list[int]:
-    """The actions of a path, first to last."""
+def path_line(path: tuple) -> list[int]:
+    """The actions of a path, first to last: a path is (path before or None, actions, ...), the
+    solver's and the beam's alike (core/solver.py reads its paths with this too)."""
     parts = []
     while path is not None:
-        path, segment = path
-        parts.append(segment)
+        parts.append(path[1])
+        path = path[0]
     return [action for part in reversed(parts) for action in part]

@@ -68,7 +68,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .beam import Beam
+from .beam import Beam, path_line as _line
 from .descent import Descent
 from .game import LOST, PLAYING, WON, State
 from .session import Session, deal_state
@@ -695,14 +695,6 @@ class _Searcher(Descent, Beam):
             return self.limit
         return self.nodes + max(1, (self.limit - self.nodes) // self.share)
 
-
-def _line(path: tuple) -> list[int]:
-    """The actions of a path, first to last."""
-    parts = []
-    while path is not None:
-        parts.append(path[1])
-        path = path[0]
-    return [action for part in reversed(parts) for action in part]
 
 
 def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
