@@ -149,8 +149,9 @@ class State:
     # beam_width: int (an attribute)
     #     Where the game turns a stock (the variant's words "turn" and "redeal") and the family
     #     offers several orders, the width of a beam the solver runs once, after the first order's
-    #     search (core/beam.py): at each stage of the stock, the ``beam_width`` most advanced
-    #     positions (``progress``), widened into the next stage.  It finds wins, never proofs.
+    #     search (core/beam.py): at each stage of the stock, ``beam_width`` positions (each
+    #     position's most advanced successor by ``progress`` first, then each one's second, ...),
+    #     widened into the next stage.  It finds wins, never proofs.
     #     Default: 0 (no beam).
     # win_score_bound(moves) -> int | None
     #     The highest score any win from here could end with, after ``moves`` counted moves

@@ -54,8 +54,9 @@ gets one such search per order, each with an equal share of the budget left, unt
 decides; the others get the one search above.  Where such a family also asks for a beam
 (``beam_width``, a game that turns a stock), the beam (core/beam.py) runs once after the first
 order's search, with 1/BEAM_SHARE of what is left: the game played one turn of the stock at a
-time, the most advanced positions of each turn kept, where the depth-first searches spend their
-nodes near the end of the stock of one line.  It finds wins, never proofs.
+time, each turn's positions carried into the next (every position's most advanced successor
+first, then every one's second, ...), where the depth-first searches spend their nodes near the
+end of the stock of one line.  It finds wins, never proofs.
 
 A node is one ``apply``.  The search reads no clock and draws no random number, and
 never iterates a set, so the same position and budget give the same answer and line on
@@ -694,7 +695,6 @@ class _Searcher(Descent, Beam):
         if self.redeal is None:
             return self.limit
         return self.nodes + max(1, (self.limit - self.nodes) // self.share)
-
 
 
 def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,

@@ -27,9 +27,8 @@ holes in their index spaces (``CarpetVariant.valid_index``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from array import array
+from typing import TYPE_CHECKING
 
 from carpet.core.cards import ACE, SUITS, code
 from carpet.core.errors import IllegalAction

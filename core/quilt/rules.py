@@ -12,10 +12,9 @@ core/quilt/board.py; the search's questions: core/quilt/search.py.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from array import array
 from itertools import compress
+from typing import TYPE_CHECKING
 
 from carpet.core.cards import CODES, SUITS, code
 from carpet.core.errors import IllegalAction

@@ -468,10 +468,11 @@ class QuiltSearch(State):
 
     @property
     def beam_width(self) -> int:
-        """The width of the solver's beam (core/beam.py: after the first order's search, the most
-        advanced positions after each turn of the stock, widened one turn at a time): 100 in a game
-        with a stock, none with reserves (no stock to turn).  Issue 25: the depth-first passes
-        spend their nodes near the end of the stock of one line; the beam wins deals they miss.
+        """The width of the solver's beam (core/beam.py: after the first order's search, the
+        positions after each turn of the stock, each one's most advanced successor first, widened
+        one turn at a time): 100 in a game with a stock, none with reserves (no stock to turn).
+        Issue 25: the depth-first passes spend their nodes near the end of the stock of one line;
+        the beam wins deals they miss.
         Crazy-quilt at the default budget, deals 3001-3100: 96 won where main (f82c337) wins 92
         (3016 3039 3084 3097 gained, none lost; width 200: 3032 3065 gained, 3072 lost, before
         each position's best child went first); held out, 3101-3200: 94 won where main wins 91
