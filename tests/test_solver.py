@@ -243,6 +243,7 @@ def test_best_score():
 
 
 def test_a_familys_other_orders_are_searched_in_turn_within_the_budget(monkeypatch):
+    from carpet.core import solver
     from carpet.core.quilt import QuiltState
 
     asked = []
@@ -257,9 +258,15 @@ def test_a_familys_other_orders_are_searched_in_turn_within_the_budget(monkeypat
     assert solve(session_of("crazy-quilt", 10)).result == "won" and asked == [0]
     # undecided: every order in turn, the budget shared (a step of safe plays may go over)
     asked.clear()
+    solution = solve(session_of("persian-carpet", 2), nodes=1600)
+    assert solution.result == "unknown" and solution.nodes <= 1600 + 104
+    assert asked == list(range(QuiltState.search_orders))
+    # where the family asks for a beam, the wide beam after WIDE_AFTER orders takes what is left
+    # (here all of it: the orders after it get nothing)
+    asked.clear()
     solution = solve(session_of("crazy-quilt", 1), nodes=8000)
     assert solution.result == "unknown" and solution.nodes <= 8000 + 104
-    assert asked == list(range(QuiltState.search_orders))
+    assert asked == list(range(solver.WIDE_AFTER))
     # the hint keeps to the usual order
     asked.clear()
     hint_action(session_of("crazy-quilt", 1), nodes=2000)
