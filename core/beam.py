@@ -1,4 +1,4 @@
-"""The solver's beam (core/solver.py, between its first search and the others): the game played
+"""The solver's beams (core/solver.py, between its orders' searches): the game played
 one stage at a time, a stage ending at an action that turns the stock (the variant's words "turn"
 and "redeal"), the most advanced positions of each stage kept and widened into the next.
 
@@ -6,10 +6,12 @@ A depth-first search of a stock game goes deep at once: it spends its nodes near
 stock of the first line it follows and never climbs back (issue 25: on crazy-quilt's unknown deals
 99 % of the first pass's nodes went to its last 11 stock cards).  The beam instead keeps, at each
 count of cards turned, ``width`` distinct positions (by the family's key); from each it searches
-the actions that do not turn the stock, depth first, up to BEAM_NODES nodes, and every position it
-meets there is a way into the next stage, through its turn (or redeal).  Of all those, ``width``
-go on: each position's most advanced (the family's ``progress``) first, then each one's second,
-and so on (:func:`_widest`), so that the beam stays as wide as the lines it has found.
+the actions that do not turn the stock, depth first, up to BEAM_NODES nodes (or the ``reach`` it
+is given), and every position it meets there is a way into the next stage, through its turn (or
+redeal).  Of all those, ``width`` go on: each position's most advanced (the family's
+``progress``) first, then each one's second, and so on (:func:`_widest`), so that the beam stays
+as wide as the lines it has found.  A way is played (its turn applied, a node) only when it is
+taken: a turn changes no progress, and most ways are never taken.
 
 A win it finds is a line of actions from the root, checked by the searcher's ``_won`` as any
 other.  It never proves a position unwinnable (it drops positions that are merely less advanced),
@@ -32,10 +34,11 @@ BEAM_NODES = 200
 class Beam:
     """The beam over the stock's stages, as a method of the solver's searcher."""
 
-    def _beam(self, root_line: list[int], limit: int, width: int) -> None:
+    def _beam(self, root_line: list[int], limit: int, width: int, reach: int = BEAM_NODES) -> None:
         """From the state (the root, its safe actions played, ``root_line`` the actions to it), stage
         by stage, up to ``limit`` nodes or until no position of a stage is left alive; a win found
-        ends it (``out.result``)."""
+        ends it (``out.result``).  ``reach``: the nodes each position gets for the actions that
+        keep it in its stage."""
         state, key, actions_of, progress = self.state, self.key, self.actions, self.progress
         dead = self.proof
         words = state.variant.words
@@ -44,13 +47,14 @@ class Beam:
         # a path: (path before, actions): the line to a position, shared between positions
         frontier = [(snapshot(), (None, list(root_line)))]
         while frontier:
-            # the next stage's positions: key -> (-progress, order met, parent, snapshot, path)
-            reached: dict = {}
+            # the ways into the next stage: (-progress, order met, parent, snapshot, path, the
+            # turn or redeal), each played only if it is kept (a turn changes no progress)
+            ways = []
             seen = set(self.given)
             for parent, (here, path) in enumerate(frontier):
                 restore(here)
                 seen.add(key())
-                stack = [[here, path, actions_of(), 0]]
+                stack = [[here, path, actions_of(), 0, -progress()]]
                 used = 0
                 while stack:
                     frame = stack[-1]
@@ -60,9 +64,11 @@ class Beam:
                         continue
                     frame[3] = i + 1
                     action = actions[i]
-                    turns = action in onward
-                    if not turns and used >= BEAM_NODES:
-                        continue  # (its turn is still tried from every position met)
+                    if action in onward:
+                        ways.append((frame[4], len(ways), parent, frame[0], frame[1], action))
+                        continue
+                    if used >= reach:
+                        continue  # (its turn is still a way on from every position met)
                     if self.nodes >= limit:
                         return
                     self._tick()
@@ -78,35 +84,53 @@ class Beam:
                     if state.status == LOST:
                         continue
                     k = key()
-                    if turns:
-                        if k not in reached and not dead():
-                            reached[k] = (-progress(), len(reached), parent, snapshot(), (frame[1], segment))
-                        continue
                     if k in seen:
                         continue
                     seen.add(k)
-                    if len(seen) + len(reached) > self.entries:
+                    if len(seen) + len(ways) > self.entries:
                         self._full()
                     if dead():
                         continue
-                    stack.append([snapshot(), (frame[1], segment), actions_of(), 0])
-            frontier = _widest(reached.values(), width)
+                    stack.append([snapshot(), (frame[1], segment), actions_of(), 0, -progress()])
+            # the next stage: the ways taken in _widest's order until ``width`` positions live
+            frontier = []
+            kept = set()
+            for here, path, action in _widest(ways):
+                if len(frontier) >= width:
+                    break
+                if self.nodes >= limit:
+                    return
+                self._tick()
+                restore(here)
+                apply(action)
+                self.nodes += 1
+                segment = [action]
+                self._settle(segment)
+                if state.status == WON:
+                    self._won(path_line((path, segment)))
+                    return
+                if state.status == LOST or dead():
+                    continue
+                k = key()
+                if k not in kept:
+                    kept.add(k)
+                    frontier.append((snapshot(), (path, segment)))
 
 
-def _widest(reached, width: int) -> list[tuple]:
-    """(snapshot, path) of the ``width`` positions of a stage that go on: every position of the
-    stage before's best (the most advanced) first, then every one's second best, and so on; of
-    equals, the more advanced first, then the first met.  (Kept by progress alone, the beam of
-    a crazy-quilt deal narrows within a few stages to the offspring of one position, which
-    differ in nothing that matters, and they die together.)"""
-    rank: dict = {}  # parent -> how many of its children are ranked so far
+def _widest(ways) -> list[tuple]:
+    """(snapshot, path, action) of the ways into the next stage, in the order they go on: every
+    position of the stage before's best (the most advanced) first, then every one's second best,
+    and so on; of equals, the more advanced first, then the first met.  (Kept by progress
+    alone, the beam of a crazy-quilt deal narrows within a few stages to the offspring of one
+    position, which differ in nothing that matters, and they die together.)"""
+    rank: dict = {}  # parent -> how many of its ways are ranked so far
     order = []
-    for entry in sorted(reached, key=lambda entry: entry[:2]):
-        mine = rank.get(entry[2], 0)
-        rank[entry[2]] = mine + 1
-        order.append((mine, entry[0], entry[1], entry))
+    for way in sorted(ways, key=lambda way: way[:2]):
+        mine = rank.get(way[2], 0)
+        rank[way[2]] = mine + 1
+        order.append((mine, way[0], way[1], way))
     order.sort(key=lambda item: item[:3])
-    return [(item[3][3], item[3][4]) for item in order[:width]]
+    return [item[3][3:] for item in order]
 
 
 def path_line(path: tuple) -> list[int]:

@@ -148,10 +148,11 @@ class State:
     #     budget, the last search what is left.  Default: the solver's GUIDE_SHARE (4).
     # beam_width: int (an attribute)
     #     Where the game turns a stock (the variant's words "turn" and "redeal") and the family
-    #     offers several orders, the width of a beam the solver runs once, after the first order's
+    #     offers several orders, the width of the beam the solver runs after the first order's
     #     search (core/beam.py): at each stage of the stock, ``beam_width`` positions (each
     #     position's most advanced successor by ``progress`` first, then each one's second, ...),
-    #     widened into the next stage.  It finds wins, never proofs.
+    #     widened into the next stage; later, a wider one (core/solver.py, WIDE_AFTER).  A beam
+    #     finds wins, never proofs.
     #     Default: 0 (no beam).
     # win_score_bound(moves) -> int | None
     #     The highest score any win from here could end with, after ``moves`` counted moves

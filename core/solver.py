@@ -52,11 +52,14 @@ A family that offers other orders of its actions (``search_orders``, e.g. the qu
 family, whose rough ranking otherwise sends every search of a deal the same wrong way)
 gets one such search per order, each with an equal share of the budget left, until one
 decides; the others get the one search above.  Where such a family also asks for a beam
-(``beam_width``, a game that turns a stock), the beam (core/beam.py) runs once after the first
+(``beam_width``, a game that turns a stock), a beam (core/beam.py) runs after the first
 order's search, with 1/BEAM_SHARE of what is left: the game played one turn of the stock at a
 time, each turn's positions carried into the next (every position's most advanced successor
 first, then every one's second, ...), where the depth-first searches spend their nodes near the
-end of the stock of one line.  It finds wins, never proofs.
+end of the stock of one line.  Then the next orders' searches, and after WIDE_AFTER of them a
+beam WIDE_FACTOR times as wide, each position searched less (WIDE_REACH nodes), with all that
+is left; the orders after it share what it leaves, where it ends with no position alive.  A
+beam finds wins, never proofs.
 
 A node is one ``apply``.  The search reads no clock and draws no random number, and
 never iterates a set, so the same position and budget give the same answer and line on
@@ -69,7 +72,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .beam import Beam, path_line as _line
+from .beam import BEAM_NODES, Beam, path_line as _line
 from .descent import Descent
 from .game import LOST, PLAYING, WON, State
 from .session import Session, deal_state
@@ -202,6 +205,13 @@ GUIDE_SHARE = 4
 #: the beam (core/beam.py), where the family asks for one (``beam_width``), gets 1/BEAM_SHARE of
 #: the budget the first order's search left
 BEAM_SHARE = 4
+#: where the family asks for a beam, after this many orders' searches a wide beam, WIDE_FACTOR
+#: times ``beam_width`` and WIDE_REACH nodes a position, gets all that is left (the orders after
+#: it, what it leaves): issue 25, crazy-quilt deals that no order's search wins at ten times the
+#: budget, a beam of 1,000 wins in 300,000 nodes
+WIDE_AFTER = 3
+WIDE_FACTOR = 6
+WIDE_REACH = 40
 #: the pass-by-pass search alone first gets 1/QUICK_SHARE of the budget
 QUICK_SHARE = 8
 #: before it, where the family's proof is too dear for the brief search (``dead_end_guides``),
@@ -582,14 +592,14 @@ class _Searcher(Descent, Beam):
             state.restore(start)
         return out
 
-    def run_beam(self, width: int) -> _Outcome:
-        """The beam alone (core/beam.py), ``width`` positions a stage, within the budget: a win or
-        "unknown", never a proof.  (Asked only where a search left the root undecided: with its
+    def run_beam(self, width: int, reach: int = BEAM_NODES) -> _Outcome:
+        """The beam alone (core/beam.py), ``width`` positions a stage, ``reach`` nodes each, within
+        the budget: a win or "unknown", never a proof.  (Asked only where a search left the root undecided: with its
         safe actions played, it is neither won nor lost.)"""
         start, root_line = self.state.snapshot(), []
         try:
             self._settle(root_line)
-            self._beam(root_line, self.limit, width)
+            self._beam(root_line, self.limit, width, reach)
         except _OutOfBudget:
             pass
         finally:
@@ -717,26 +727,31 @@ def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
     # the family offers other orders of its actions, as plausible as its usual one: a search
     # in each in turn, with an equal share of what is left, until one decides (a proof from
     # any order is a proof: the order never changes what a complete search covers); after the
-    # first, the family's beam (core/beam.py), where it asks for one: its width, 0 for none
+    # first, the family's beam (core/beam.py), where it asks for one: its width, 0 for none;
+    # after WIDE_AFTER orders, a wide beam with all that is left (the orders after it share what
+    # it leaves, where it ends with no position alive)
     width = 0 if best else getattr(state, "beam_width", 0)
+    # the beams, by the count of orders searched before each: (width, nodes a position, share)
+    beams = {1: (width, BEAM_NODES, BEAM_SHARE), WIDE_AFTER: (width * WIDE_FACTOR, WIDE_REACH, 1)} if width else {}
     used = 0
     for order in range(orders):
+        if order in beams:
+            # the searches went deep in one corner; a beam goes wide, one stage at a time, with
+            # its share of what is left (a win, or nothing: it proves no loss)
+            beam_width, reach, share = beams[order]
+            searcher = _Searcher(state, max(1, (limit - used) // share), stop, seen, False,
+                                 moves, bonus, False, 0, None, memory)
+            beam = searcher.run_beam(beam_width, reach)
+            used += beam.nodes
+            if beam.result == WON_RESULT or searcher.stopped or beam.memory_full or used >= limit:
+                out = beam
+                break
         searcher = _Searcher(state, max(1, (limit - used) // (orders - order)), stop, seen, best,
                              moves, bonus, False, order, incumbent, memory, measures)
         out = searcher.run()
         used += out.nodes
         if out.result != UNKNOWN or searcher.stopped or out.memory_full or used >= limit:
             break
-        if order == 0 and width:
-            # the search went deep in one corner; the beam goes wide, one stage at a time, with
-            # 1/BEAM_SHARE of what is left (a win, or nothing: it proves no loss)
-            searcher = _Searcher(state, max(1, (limit - used) // BEAM_SHARE), stop, seen, False,
-                                 moves, bonus, False, 0, None, memory)
-            beam = searcher.run_beam(width)
-            used += beam.nodes
-            if beam.result == WON_RESULT or searcher.stopped or beam.memory_full or used >= limit:
-                out = beam
-                break
     out.nodes = used
     return out
 

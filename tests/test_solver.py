@@ -243,6 +243,7 @@ def test_best_score():
 
 
 def test_a_familys_other_orders_are_searched_in_turn_within_the_budget(monkeypatch):
+    from carpet.core import solver
     from carpet.core.quilt import QuiltState
 
     asked = []
@@ -257,9 +258,15 @@ def test_a_familys_other_orders_are_searched_in_turn_within_the_budget(monkeypat
     assert solve(session_of("crazy-quilt", 10)).result == "won" and asked == [0]
     # undecided: every order in turn, the budget shared (a step of safe plays may go over)
     asked.clear()
+    solution = solve(session_of("persian-carpet", 2), nodes=1600)
+    assert solution.result == "unknown" and solution.nodes <= 1600 + 104
+    assert asked == list(range(QuiltState.search_orders))
+    # where the family asks for a beam, the wide beam after WIDE_AFTER orders takes what is left
+    # (here all of it: the orders after it get nothing)
+    asked.clear()
     solution = solve(session_of("crazy-quilt", 1), nodes=8000)
     assert solution.result == "unknown" and solution.nodes <= 8000 + 104
-    assert asked == list(range(QuiltState.search_orders))
+    assert asked == list(range(solver.WIDE_AFTER))
     # the hint keeps to the usual order
     asked.clear()
     hint_action(session_of("crazy-quilt", 1), nodes=2000)
@@ -321,11 +328,11 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     every other family keeps its nodes to the node (the figures of f82c337 at 20,000 nodes)."""
     from carpet.core import solver
 
-    runs = []  # (width, result, nodes) of each beam
+    runs = []  # (width, nodes a position, result, nodes) of each beam
 
-    def run_beam(self, width):
-        out = plain(self, width)
-        runs.append((width, out.result, out.nodes))
+    def run_beam(self, width, reach=solver.BEAM_NODES):
+        out = plain(self, width, reach)
+        runs.append((width, reach, out.result, out.nodes))
         return out
 
     plain = solver._Searcher.run_beam
@@ -339,13 +346,17 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     replays_to_a_win(session, Solution("won", out.line, out.nodes, len(out.line), out.end_score))
     # in the solver: won by the same beam, after order 0's search (50,000 nodes, an eighth)
     won = solve(session)
-    assert won.result == "won" and runs == [(100, "won", out.nodes)] * 2
+    assert won.result == "won" and runs == [(100, solver.BEAM_NODES, "won", out.nodes)] * 2
     assert won.nodes == DEFAULT_NODES // 8 + out.nodes
     replays_to_a_win(session, won)
-    # a beam that ends without a win leaves the search's answer to the orders after it
+    # a beam that ends without a win leaves the search's answer to the orders after it; after
+    # WIDE_AFTER orders the wide beam takes what is left, and the budget holds
     runs.clear()
-    assert solve(session_of("crazy-quilt", 3001), nodes=20_000).result == "unknown"
-    assert [run[1] for run in runs] == ["unknown"] and 0 < runs[0][2] <= (20_000 - 20_000 // 8) // solver.BEAM_SHARE
+    unknown = solve(session_of("crazy-quilt", 3001), nodes=20_000)
+    assert unknown.result == "unknown" and unknown.nodes <= 20_000
+    assert [run[:3] for run in runs] == [(100, solver.BEAM_NODES, "unknown"),
+                                         (100 * solver.WIDE_FACTOR, solver.WIDE_REACH, "unknown")]
+    assert 0 < runs[0][3] <= (20_000 - 20_000 // 8) // solver.BEAM_SHARE
     # the quilt's stock games ask for a beam, Persian Carpet and the other families do not
     assert [getattr(get_game(game).new_state(parse_deal("1")), "beam_width", 0)
             for game in ("crazy-quilt", "indian-carpet", "persian-carpet", "carpet", "kovrik", "montana")] == \
@@ -355,6 +366,35 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
              for game, deal in (("carpet", 2001), ("kovrik", 2001), ("montana", 2001), ("persian-carpet", 2))}
     assert nodes == {("carpet", 2001): 97, ("kovrik", 2001): 424, ("montana", 2001): 838,
                      ("persian-carpet", 2): 4595} and not runs
+
+
+def test_the_wide_beam_wins_where_the_orders_searches_do_not(monkeypatch):
+    """Crazy-quilt 26: order 0's search, the beam after it and orders 1 and 2 leave it unknown
+    (stop 37's solver, which searched orders 3-7 instead, left it unknown at the default
+    budget); the wide beam, with all that is left, wins it, in a line that replays to a won
+    game, and no order after WIDE_AFTER is searched."""
+    from carpet.core import solver
+
+    orders, beams = [], []
+    searched, beamed = solver._Searcher.run, solver._Searcher.run_beam
+
+    def run(self):
+        orders.append(self.order)
+        return searched(self)
+
+    def run_beam(self, width, reach=solver.BEAM_NODES):
+        out = beamed(self, width, reach)
+        beams.append((width, reach, out.result))
+        return out
+
+    monkeypatch.setattr(solver._Searcher, "run", run)
+    monkeypatch.setattr(solver._Searcher, "run_beam", run_beam)
+    session = session_of("crazy-quilt", 26)
+    won = solve(session)
+    assert won.result == "won" and won.nodes <= DEFAULT_NODES
+    assert orders == list(range(solver.WIDE_AFTER)) and solver.WIDE_AFTER < session.state.search_orders
+    assert beams == [(100, solver.BEAM_NODES, "unknown"), (100 * solver.WIDE_FACTOR, solver.WIDE_REACH, "won")]
+    replays_to_a_win(session, won)
 
 
 def test_budget_constants():
