@@ -43,7 +43,7 @@ class Beam:
         dead = self.proof
         words = state.variant.words
         onward = tuple(words[word] for word in ("turn", "redeal") if word in words)
-        apply, snapshot, restore = state.apply, state.snapshot, state.restore
+        snapshot, restore = state.snapshot, state.restore
         # a path: (path before, actions): the line to a position, shared between positions
         frontier = [(snapshot(), (None, list(root_line)))]
         while frontier:
@@ -71,13 +71,8 @@ class Beam:
                         continue  # (its turn is still a way on from every position met)
                     if self.nodes >= limit:
                         return
-                    self._tick()
-                    restore(frame[0])
-                    apply(action)
-                    self.nodes += 1
+                    segment = self._play(frame[0], action)
                     used += 1
-                    segment = [action]
-                    self._settle(segment)
                     if state.status == WON:
                         self._won(path_line((frame[1], segment)))
                         return
@@ -100,12 +95,7 @@ class Beam:
                     break
                 if self.nodes >= limit:
                     return
-                self._tick()
-                restore(here)
-                apply(action)
-                self.nodes += 1
-                segment = [action]
-                self._settle(segment)
+                segment = self._play(here, action)
                 if state.status == WON:
                     self._won(path_line((path, segment)))
                     return
@@ -115,6 +105,17 @@ class Beam:
                 if k not in kept:
                     kept.add(k)
                     frontier.append((snapshot(), (path, segment)))
+
+    def _play(self, here, action: int) -> list[int]:
+        """Play ``action`` from the snapshot ``here``, then the safe actions after it, a node
+        each: the actions played."""
+        self._tick()
+        self.state.restore(here)
+        self.state.apply(action)
+        self.nodes += 1
+        segment = [action]
+        self._settle(segment)
+        return segment
 
 
 def _widest(ways) -> list[tuple]:
