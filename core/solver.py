@@ -592,14 +592,15 @@ class _Searcher(Descent, Beam):
             state.restore(start)
         return out
 
-    def run_beam(self, width: int, reach: int = BEAM_NODES) -> _Outcome:
-        """The beam alone (core/beam.py), ``width`` positions a stage, ``reach`` nodes each, within
-        the budget: a win or "unknown", never a proof.  (Asked only where a search left the root undecided: with its
+    def run_beam(self, width: int, reach: int = BEAM_NODES, foresee: bool = False) -> _Outcome:
+        """The beam alone (core/beam.py), ``width`` positions a stage, ``reach`` nodes each (the ways
+        on ranked by the family's forecast first, with ``foresee``), within the budget: a win or
+        "unknown", never a proof.  (Asked only where a search left the root undecided: with its
         safe actions played, it is neither won nor lost.)"""
         start, root_line = self.state.snapshot(), []
         try:
             self._settle(root_line)
-            self._beam(root_line, self.limit, width, reach)
+            self._beam(root_line, self.limit, width, reach, foresee)
         except _OutOfBudget:
             pass
         finally:
@@ -731,17 +732,19 @@ def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
     # after WIDE_AFTER orders, a wide beam with all that is left (the orders after it share what
     # it leaves, where it ends with no position alive)
     width = 0 if best else getattr(state, "beam_width", 0)
-    # the beams, by the count of orders searched before each: (width, nodes a position, share)
-    beams = {1: (width, BEAM_NODES, BEAM_SHARE), WIDE_AFTER: (width * WIDE_FACTOR, WIDE_REACH, 1)} if width else {}
+    # the beams, by the count of orders searched before each: (width, nodes a position, share,
+    # whether the ways on are ranked by the family's forecast first)
+    beams = {1: (width, BEAM_NODES, BEAM_SHARE, True),
+             WIDE_AFTER: (width * WIDE_FACTOR, WIDE_REACH, 1, False)} if width else {}
     used = 0
     for order in range(orders):
         if order in beams:
             # the searches went deep in one corner; a beam goes wide, one stage at a time, with
             # its share of what is left (a win, or nothing: it proves no loss)
-            beam_width, reach, share = beams[order]
+            beam_width, reach, share, foresee = beams[order]
             searcher = _Searcher(state, max(1, (limit - used) // share), stop, seen, False,
                                  moves, bonus, False, 0, None, memory)
-            beam = searcher.run_beam(beam_width, reach)
+            beam = searcher.run_beam(beam_width, reach, foresee)
             used += beam.nodes
             if beam.result == WON_RESULT or searcher.stopped or beam.memory_full or used >= limit:
                 out = beam
