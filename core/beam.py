@@ -8,11 +8,12 @@ stock of the first line it follows and never climbs back (issue 25: on crazy-qui
 count of cards turned, ``width`` distinct positions (by the family's key); from each it searches
 the actions that do not turn the stock, depth first, up to BEAM_NODES nodes (or the ``reach`` it
 is given), and every position it meets there is a way into the next stage, through its turn (or
-redeal).  Of all those, ``width`` go on: those the family forecasts least lost first (its
-``forecast``, where it offers one: a count of what looks lost, not a proof), and of those each
+redeal).  Of all those, ``width`` go on: where the solver asks, those the family forecasts least
+lost first (its ``forecast``: a count of what looks lost, not a proof), and of those each
 position's most advanced (the family's ``progress``) first, then each one's second, and so on
-(:func:`_widest`), so that the beam stays as wide as the lines it has found.  A way is played (its turn applied, a node) only when it is
-taken: a turn changes no progress, and most ways are never taken.
+(:func:`_widest`), so that the beam stays as wide as the lines it has found.  A way is played
+(its turn applied, a node) only when it is taken: a turn changes no progress, and most ways are
+never taken.
 
 A win it finds is a line of actions from the root, checked by the searcher's ``_won`` as any
 other.  It never proves a position unwinnable (it drops positions that are merely less advanced),

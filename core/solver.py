@@ -593,10 +593,10 @@ class _Searcher(Descent, Beam):
         return out
 
     def run_beam(self, width: int, reach: int = BEAM_NODES, foresee: bool = False) -> _Outcome:
-        """The beam alone (core/beam.py), ``width`` positions a stage, ``reach`` nodes each (the ways
-        on ranked by the family's forecast first, with ``foresee``), within the budget: a win or
-        "unknown", never a proof.  (Asked only where a search left the root undecided: with its
-        safe actions played, it is neither won nor lost.)"""
+        """The beam alone (core/beam.py), ``width`` positions a stage, ``reach`` nodes each (the
+        ways on ranked by the family's forecast first, with ``foresee``), within the budget: a win
+        or "unknown", never a proof.  (Asked only where a search left the root undecided: with
+        its safe actions played, it is neither won nor lost.)"""
         start, root_line = self.state.snapshot(), []
         try:
             self._settle(root_line)
