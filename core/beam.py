@@ -8,10 +8,12 @@ stock of the first line it follows and never climbs back (issue 25: on crazy-qui
 count of cards turned, ``width`` distinct positions (by the family's key); from each it searches
 the actions that do not turn the stock, depth first, up to BEAM_NODES nodes (or the ``reach`` it
 is given), and every position it meets there is a way into the next stage, through its turn (or
-redeal).  Of all those, ``width`` go on: each position's most advanced (the family's
-``progress``) first, then each one's second, and so on (:func:`_widest`), so that the beam stays
-as wide as the lines it has found.  A way is played (its turn applied, a node) only when it is
-taken: a turn changes no progress, and most ways are never taken.
+redeal).  Of all those, ``width`` go on: where the solver asks, those the family forecasts least
+lost first (its ``forecast``: a count of what looks lost, not a proof), and of those each
+position's most advanced (the family's ``progress``) first, then each one's second, and so on
+(:func:`_widest`), so that the beam stays as wide as the lines it has found.  A way is played
+(its turn applied, a node) only when it is taken: a turn changes no progress, and most ways are
+never taken.
 
 A win it finds is a line of actions from the root, checked by the searcher's ``_won`` as any
 other.  It never proves a position unwinnable (it drops positions that are merely less advanced),
@@ -20,7 +22,8 @@ so it can only turn an "unknown" into a "won".
 A mixin of the solver's searcher, as core/descent.py is: it reads and moves the searcher's state
 (``state``, ``nodes``) and calls its bookkeeping (``_tick``, ``_settle``, ``_won``, ``_full``) and
 the family's knowledge as the searcher holds it (``key``, ``actions``, ``proof``, ``progress``,
-``given``, ``entries``).  It imports nothing of the solver.
+``given``, ``entries``), and the state's ``forecast`` where it has one.  It imports nothing of
+the solver.
 """
 
 from __future__ import annotations
@@ -34,13 +37,22 @@ BEAM_NODES = 200
 class Beam:
     """The beam over the stock's stages, as a method of the solver's searcher."""
 
-    def _beam(self, root_line: list[int], limit: int, width: int, reach: int = BEAM_NODES) -> None:
+    def _beam(self, root_line: list[int], limit: int, width: int, reach: int = BEAM_NODES,
+              foresee: bool = False) -> None:
         """From the state (the root, its safe actions played, ``root_line`` the actions to it), stage
         by stage, up to ``limit`` nodes or until no position of a stage is left alive; a win found
         ends it (``out.result``).  ``reach``: the nodes each position gets for the actions that
-        keep it in its stage."""
+        keep it in its stage; ``foresee``: rank the ways by the family's ``forecast`` first."""
         state, key, actions_of, progress = self.state, self.key, self.actions, self.progress
         dead = self.proof
+        forecast = getattr(state, "forecast", None) if foresee else None
+
+        def foreseen(here) -> int:
+            # the family's forecast of what looks lost where a way's turn is made (asked only of
+            # the ways _widest comes to: it is dear, and most ways are never taken)
+            state.restore(here)
+            return forecast()
+
         words = state.variant.words
         onward = tuple(words[word] for word in ("turn", "redeal") if word in words)
         snapshot, restore = state.snapshot, state.restore
@@ -90,7 +102,7 @@ class Beam:
             # the next stage: the ways taken in _widest's order until ``width`` positions live
             frontier = []
             kept = set()
-            for here, path, action in _widest(ways):
+            for here, path, action in _widest(ways, foreseen if forecast is not None else None):
                 if len(frontier) >= width:
                     break
                 if self.nodes >= limit:
@@ -118,20 +130,52 @@ class Beam:
         return segment
 
 
-def _widest(ways) -> list[tuple]:
-    """(snapshot, path, action) of the ways into the next stage, in the order they go on: every
-    position of the stage before's best (the most advanced) first, then every one's second best,
-    and so on; of equals, the more advanced first, then the first met.  (Kept by progress
-    alone, the beam of a crazy-quilt deal narrows within a few stages to the offspring of one
-    position, which differ in nothing that matters, and they die together.)"""
-    rank: dict = {}  # parent -> how many of its ways are ranked so far
-    order = []
+def _widest(ways, forecast=None):
+    """(snapshot, path, action) of the ways into the next stage, in the order they go on (a
+    generator: the caller stops at its width).  Every position of the stage before's best (the
+    most advanced) first, then every one's second best, and so on; of equals, the more advanced
+    first, then the first met.  (Kept by progress alone, the beam of a crazy-quilt deal narrows
+    within a few stages to the offspring of one position, which differ in nothing that matters,
+    and they die together.)
+
+    With ``forecast`` (a way's snapshot -> how much looks lost there), the ways ranked first by
+    it, then as above: those with nothing lost, in that order, then the rest by their forecast,
+    each way's place among its parent's counting its parent's ways ranked before it.  The
+    forecast is asked lazily, of each parent's ways in turn until one with nothing lost, as
+    the caller takes them; of all the ways only when those run out."""
+    parents: dict = {}  # parent -> its ways, the most advanced first
     for way in sorted(ways, key=lambda way: way[:2]):
-        mine = rank.get(way[2], 0)
-        rank[way[2]] = mine + 1
-        order.append((mine, way[0], way[1], way))
+        parents.setdefault(way[2], []).append(way)
+    if forecast is None:
+        order = sorted((mine, way[:2], way) for own in parents.values() for mine, way in enumerate(own))
+        yield from (way[3:] for _, _, way in order)
+        return
+    # the ways with nothing lost, round by round: each parent's next one, by progress
+    lists = list(parents.values())
+    at = [0] * len(lists)  # how far each parent's ways have been asked
+    lost: dict = {}  # way's order met -> its forecast, where something looks lost
+    while True:
+        taken = []
+        for n, own in enumerate(lists):
+            while at[n] < len(own):
+                way = own[at[n]]
+                at[n] += 1
+                looks = forecast(way[3])
+                if not looks:
+                    taken.append(way)
+                    break
+                lost[way[1]] = looks
+        if not taken:
+            break
+        taken.sort(key=lambda way: way[:2])
+        yield from (way[3:] for way in taken)
+    # then the rest: every way has been asked by now
+    order = []
+    for own in lists:
+        ranked = sorted(own, key=lambda way: (lost.get(way[1], 0), way[:2]))
+        order += [(lost[way[1]], mine, way[:2], way) for mine, way in enumerate(ranked) if way[1] in lost]
     order.sort(key=lambda item: item[:3])
-    return [item[3][3:] for item in order]
+    yield from (item[3][3:] for item in order)
 
 
 def path_line(path: tuple) -> list[int]:

@@ -154,6 +154,12 @@ class State:
     #     widened into the next stage; later, a wider one (core/solver.py, WIDE_AFTER).  A beam
     #     finds wins, never proofs.
     #     Default: 0 (no beam).
+    # forecast() -> int
+    #     How many parts of the game (a quilt game's suits) look lost as the position lies, if
+    #     play went on without mending them: a forecast, never a proof (it may be wrong either
+    #     way), which only a beam reads, where the solver asks (core/solver.py): it keeps the
+    #     ways with fewer first, before progress.
+    #     Default: 0 for every position.
     # win_score_bound(moves) -> int | None
     #     The highest score any win from here could end with, after ``moves`` counted moves
     #     so far, win bonus included (``carpet solve --best``).  None: no bound known.

@@ -28,10 +28,11 @@ def test_a_win_found_by_the_beam_is_traced_to_it():
     done = trace("crazy-quilt", "448")
     assert done.returncode == 0, done.stderr
     first, *steps = done.stdout.splitlines()
-    assert first == "448 won 76642 (win in: the beam)"
+    assert first == "448 won 95365 (win in: the beam)"
     # order 0's descent got stuck; the beam after it, with a quarter of what was left, won
     assert len(steps) == 2 and steps[0].startswith("  order 0, measure 0: descent ") and steps[0].endswith("ended stuck")
-    assert steps[1] == "  the beam, width 100, 200 nodes a position: nodes 0-26642 (share to 87500), ended won"
+    assert steps[1] == ("  the beam, width 100, 200 nodes a position, forecast first: nodes 0-45365 (share to 87500),"
+                        " ended won")
 
 
 def test_bad_input_is_one_line_and_a_non_zero_exit():

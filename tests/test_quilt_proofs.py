@@ -29,7 +29,7 @@ from carpet.core import Session, get_game, parse_deal
 from carpet.core.game import PLAYING, WON
 from carpet.core.quilt import QuiltState
 from carpet.core.quilt import search as quilt_search
-from carpet.core.quilt.board import CELLS, TURN, available_in, free_flags, split
+from carpet.core.quilt.board import CELLS, TURN, WASTE, available_in, free_flags, split
 from carpet.core.quilt.search import QUILT_UNLOCKED, QuiltSearch
 from carpet.core.solver import solve
 
@@ -425,3 +425,64 @@ def test_the_stuck_top_proof_fires_where_nothing_wins_and_where_the_others_do_no
             assert fresh(state).dead_end(), k
     assert fired >= 20 and alone >= 5 and won >= 100, (fired, alone, won)
 
+
+
+# --- the forecast (not a proof): what the waste as it lies would do after the redeal -----------
+
+def hearts_on_the_waste(waste: str, redeals_used: int) -> QuiltState:
+    """Everything up but five hearts: the up pile needs the J♥, the down pile the 2♥; the 2♥
+    and the A♥ (deck 1's) lie free in the quilt, ``waste`` (bottom first) holds the other three."""
+    up = [[s * 13 + r for r in range(12)] + [52 + s * 13 + 12] for s in range(4)]
+    down = [[s * 13 + 12] + [52 + s * 13 + r for r in range(11, -1, -1)] for s in range(4)]
+    up[2] = [26 + r for r in range(10)]  # A♥..T♥: the J♥ next
+    down[2] = [38] + [52 + 26 + r for r in range(11, 1, -1)]  # K♥..3♥: the 2♥ next
+    faces = {"JH": 36, "QH": 37, "KH": 38 + 52}
+    cells = [None] * CELLS
+    cells[0], cells[1] = 26 + 1 + 52, 26 + 52  # a1: the 2♥, a2: the A♥ (both free: the top edge, a hole)
+    state = QuiltState.arranged(get_game("crazy-quilt"), quilt=cells, waste=[faces[c] for c in waste.split()],
+                                foundations=up + down, redeals_used=redeals_used)
+    assert sorted(state.all_cards()) == list(range(104)) and state.status == PLAYING
+    return state
+
+
+def test_the_forecast_reads_the_waste_as_if_it_stayed_till_the_redeal():
+    # the waste, bottom first: Q♥ K♥ J♥.  Turned over now, the Q♥ comes first, before the J♥ it
+    # waits for, and the K♥ buries it: lost.  The proof cannot say so (the J♥ on top may go up
+    # first, and then the Q♥ and the K♥ come in order); the forecast says the hearts look lost
+    state = hearts_on_the_waste("QH KH JH", 0)
+    assert not state.dead_end() and state.forecast() == 1
+    assert state._redealt().dead_end()  # turned over as it lies: the end
+    # the J♥ up: nothing looks lost any more, and the redeal now wins
+    state.apply(next(a for a in state.legal_actions() if split(a)[0] == WASTE))
+    assert state.forecast() == 0 and not state._redealt().dead_end()
+    assert breadth_first(state._redealt(), search_key, limit=10_000) is True
+    # an order the second pass plays, and a waste with no redeal left: nothing to forecast
+    assert hearts_on_the_waste("KH QH JH", 0).forecast() == 0
+    assert hearts_on_the_waste("QH KH JH", 1).forecast() == 0
+
+
+@quick
+@given(game=st.sampled_from(STOCK_GAMES + ("persian-carpet",)), deal=st.integers(1, 5000),
+       seed=st.integers(0, 2**32))
+def test_the_forecast_sees_at_least_what_the_proof_sees_and_no_more_than_the_redeal_now(game, deal, seed):
+    """Along random play: the forecast counts suits with cards on the waste, 0 where no redeal is
+    left (or no stock, Persian Carpet); every suit with waste cards the proof's relaxation calls
+    stuck it calls lost (it only takes plays away); and where it calls a suit lost, the waste and the stock
+    turned over as they lie (the stock dealt unplayed, then the redeal) is a dead end."""
+    rng = random.Random(seed)
+    state = get_game(game).new_state(parse_deal(str(deal)))
+    for _ in range(250):
+        if state.status != PLAYING:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+        lost = state.forecast()
+        if not state.redeals_left or state.variant.has_reserves:
+            assert lost == 0
+            continue
+        waste, stock = bytes(state.waste), bytes(reversed(state.stock))
+        ranks = [(waste.translate(quilt_search._CARD_RANKS[s]).replace(b"\xff", b""),
+                  stock.translate(quilt_search._CARD_RANKS[s]).replace(b"\xff", b"")) for s in range(4)]
+        proved = sum(bool(w) and state._suit_stuck(s, w, k, state.redeals_left) for s, (w, k) in enumerate(ranks))
+        assert proved <= lost <= sum(bool(w) for w, _ in ranks)
+        if lost:
+            assert state._redealt().dead_end()

@@ -325,14 +325,15 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     """The beam (core/beam.py): its win is a line that replays to a won game; the solver runs it
     after the first order's search of a family that asks for one (``beam_width``), and crazy-quilt
     448, unknown at the default budget without it (main at f82c337: 400,000 nodes), is won by it;
-    every other family keeps its nodes to the node (the figures of f82c337 at 20,000 nodes)."""
+    every other family keeps its nodes to the node (the figures of f82c337 at 20,000 nodes).  The
+    first beam ranks its ways by the family's forecast first, the wide beam does not."""
     from carpet.core import solver
 
-    runs = []  # (width, nodes a position, result, nodes) of each beam
+    runs = []  # (width, nodes a position, forecast first, result, nodes) of each beam
 
-    def run_beam(self, width, reach=solver.BEAM_NODES):
-        out = plain(self, width, reach)
-        runs.append((width, reach, out.result, out.nodes))
+    def run_beam(self, width, reach=solver.BEAM_NODES, foresee=False):
+        out = plain(self, width, reach, foresee)
+        runs.append((width, reach, foresee, out.result, out.nodes))
         return out
 
     plain = solver._Searcher.run_beam
@@ -340,13 +341,14 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     # the beam alone on crazy-quilt 448, at most 60,000 nodes: a win that replays
     session = session_of("crazy-quilt", 448)
     state = working_copy(session)
-    out = solver._Searcher(state, 60_000, None, None, False, 0, session.variant.win_bonus, False).run_beam(100)
+    out = solver._Searcher(state, 60_000, None, None, False, 0, session.variant.win_bonus, False).run_beam(
+        100, solver.BEAM_NODES, True)
     assert out.result == "won" and 0 < out.nodes <= 60_000
     assert state.snapshot() == session.state.snapshot()  # the state left as found
     replays_to_a_win(session, Solution("won", out.line, out.nodes, len(out.line), out.end_score))
     # in the solver: won by the same beam, after order 0's search (50,000 nodes, an eighth)
     won = solve(session)
-    assert won.result == "won" and runs == [(100, solver.BEAM_NODES, "won", out.nodes)] * 2
+    assert won.result == "won" and runs == [(100, solver.BEAM_NODES, True, "won", out.nodes)] * 2
     assert won.nodes == DEFAULT_NODES // 8 + out.nodes
     replays_to_a_win(session, won)
     # a beam that ends without a win leaves the search's answer to the orders after it; after
@@ -354,9 +356,9 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     runs.clear()
     unknown = solve(session_of("crazy-quilt", 3001), nodes=20_000)
     assert unknown.result == "unknown" and unknown.nodes <= 20_000
-    assert [run[:3] for run in runs] == [(100, solver.BEAM_NODES, "unknown"),
-                                         (100 * solver.WIDE_FACTOR, solver.WIDE_REACH, "unknown")]
-    assert 0 < runs[0][3] <= (20_000 - 20_000 // 8) // solver.BEAM_SHARE
+    assert [run[:4] for run in runs] == [(100, solver.BEAM_NODES, True, "unknown"),
+                                         (100 * solver.WIDE_FACTOR, solver.WIDE_REACH, False, "unknown")]
+    assert 0 < runs[0][4] <= (20_000 - 20_000 // 8) // solver.BEAM_SHARE
     # the quilt's stock games ask for a beam, Persian Carpet and the other families do not
     assert [getattr(get_game(game).new_state(parse_deal("1")), "beam_width", 0)
             for game in ("crazy-quilt", "indian-carpet", "persian-carpet", "carpet", "kovrik", "montana")] == \
@@ -382,8 +384,8 @@ def test_the_wide_beam_wins_where_the_orders_searches_do_not(monkeypatch):
         orders.append(self.order)
         return searched(self)
 
-    def run_beam(self, width, reach=solver.BEAM_NODES):
-        out = beamed(self, width, reach)
+    def run_beam(self, width, reach=solver.BEAM_NODES, foresee=False):
+        out = beamed(self, width, reach, foresee)
         beams.append((width, reach, out.result))
         return out
 

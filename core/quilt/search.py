@@ -243,7 +243,7 @@ class QuiltSearch(State):
         """:meth:`dead_end`'s tests of each suit (those ``unstuck`` does not say passed) and of
         the quilt lock; what passes is noted in ``unstuck``."""
         unstuck = self.unstuck
-        waste, stock, loc, need = bytes(self.waste), None, self.loc, self.need
+        waste, stock = bytes(self.waste), None
         for suit in range(4):
             if unstuck >> suit & 1:
                 continue
@@ -254,15 +254,9 @@ class QuiltSearch(State):
             if stock is None:
                 stock = bytes(reversed(self.stock))
             in_stock = stock.translate(ranks).replace(b"\xff", b"")
-            if in_waste or in_stock:  # (only quilt cards left: free in this relaxation)
-                base = 13 * suit
-                # how many copies of each rank lie in the quilt
-                free = bytes(map(add, map(_IN_QUILT.__getitem__, loc[base:base + 13]),
-                                 map(_IN_QUILT.__getitem__, loc[base + 52:base + 65])))
-                up, down = need[UP + suit], need[DOWN + suit]
-                if _suit_stuck(13 if up < 0 else up % 13, -1 if down < 0 else down % 13, free, in_waste,
-                               in_stock, redeals):
-                    return True
+            # (with only quilt cards left, all free in this relaxation, the suit is not stuck)
+            if (in_waste or in_stock) and self._suit_stuck(suit, in_waste, in_stock, redeals):
+                return True
             unstuck |= 1 << suit
         if not unstuck & QUILT_UNLOCKED:
             if self._quilt_locked():
@@ -270,6 +264,18 @@ class QuiltSearch(State):
             unstuck |= QUILT_UNLOCKED
         self.unstuck = unstuck
         return False
+
+    def _suit_stuck(self, suit: int, waste: bytes, stock: bytes, redeals: int, frozen: int = 0) -> bool:
+        """:func:`_suit_stuck` of ``suit`` in this position, its waste and stock cards' ranks
+        given (``waste`` bottom first, ``stock`` next first), with ``redeals`` left and ``frozen``
+        waste cards."""
+        base, loc, need = 13 * suit, self.loc, self.need
+        # how many copies of each rank lie in the quilt
+        free = bytes(map(add, map(_IN_QUILT.__getitem__, loc[base:base + 13]),
+                         map(_IN_QUILT.__getitem__, loc[base + 52:base + 65])))
+        up, down = need[UP + suit], need[DOWN + suit]
+        return _suit_stuck(13 if up < 0 else up % 13, -1 if down < 0 else down % 13, free, waste, stock,
+                           redeals, frozen)
 
     def _last_pass_stuck(self) -> bool:
         """In the last pass, whether the stock and the waste could not be cleared even if every
@@ -451,6 +457,33 @@ class QuiltSearch(State):
                     return move_action(FIRST_RESERVE + k, pile)
         return None
 
+    def forecast(self) -> int:
+        """How many suits look lost by the waste as it lies: a suit's cards could not all go up,
+        even with its quilt cards free to play at any moment (the relaxation of
+        :func:`_suit_stuck`), if none of its cards on the waste went up before the waste is next
+        turned over (the stock's cards may, as they come).  A forecast, not a proof (the waste's
+        top may still go up, after a quilt card that is not free yet); 0 where no redeal is left
+        (the proofs speak there, :meth:`dead_end`).
+
+        The solver's first beam keeps the ways with fewer first (core/beam.py).  Issue 25: the
+        beam of stop 38 died on many of the crazy-quilt deals the solver left unknown because every
+        position it kept had laid some suit's cards on the waste, in the first pass, in an order
+        the second cannot play (3087, 3175: every position at the end of the first pass dead after
+        the redeal).  (With the stock's cards frozen too, as if dealt to the waste unplayed, a
+        winning line looks lost at nearly every step: 12 of 12 won deals, from the first turn.)"""
+        redeals = self.redeals_left
+        if not redeals or self.variant.has_reserves:
+            return 0
+        waste, stock = bytes(self.waste), bytes(reversed(self.stock))
+        lost = 0
+        for suit in range(4):
+            ranks = _CARD_RANKS[suit]
+            in_waste = waste.translate(ranks).replace(b"\xff", b"")
+            if in_waste and self._suit_stuck(suit, in_waste, stock.translate(ranks).replace(b"\xff", b""),
+                                             redeals, len(in_waste)):
+                lost += 1
+        return lost
+
     def progress(self) -> int:
         return self.on_found * 4 - self.in_quilt
 
@@ -510,7 +543,8 @@ def _keep(answers: dict, memo, stuck: bool) -> bool:
     return stuck
 
 
-def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, redeals: int) -> bool:
+def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, redeals: int,
+                frozen: int = 0) -> bool:
     """Whether one suit could not be finished even if its quilt cards were free to play at any
     moment (a relaxation: every real win gives a win here, so True proves a dead end).
 
@@ -519,8 +553,12 @@ def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, red
     first) and ``stock`` (next first): the ranks of the suit's cards there (bytes), the other suits left
     out (they only block more); ``redeals`` left.  The relaxed game is searched exhaustively,
     up to _STUCK_BUDGET positions (then: not stuck).
+
+    ``frozen``: how many of the waste's cards, from the bottom, may not go up before the waste is
+    next turned over (0 for the proof; QuiltSearch.forecast asks with the whole waste frozen,
+    a forecast, no proof).
     """
-    memo = (up, down, free, waste, stock, redeals)
+    memo = (up, down, free, waste, stock, redeals, frozen)
     known = _STUCK.get(memo)
     if known is not None:
         return known
@@ -532,15 +570,15 @@ def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, red
         if len(seen) > _STUCK_BUDGET:
             stuck = False  # gave up: no proof
             break
-        u, d, fr, wa, st, rd = todo.pop()
+        u, d, fr, wa, st, rd, fz = todo.pop()
         # plays that cannot hurt here, made at once: a card whose rank only one pile still
         # takes (the suit crossed), a quilt card when both copies are in the quilt, the waste
         # top when the other copy is in the quilt (it can serve the other pile at any time)
         while True:
             crossed = u > d
-            if wa and wa[-1] == u and (crossed or fr[u]):
+            if len(wa) > fz and wa[-1] == u and (crossed or fr[u]):
                 u, wa = u + 1, wa[:-1]
-            elif wa and wa[-1] == d and (crossed or fr[d]):
+            elif len(wa) > fz and wa[-1] == d and (crossed or fr[d]):
                 d, wa = d - 1, wa[:-1]
             elif u <= 12 and fr[u] and (crossed or fr[u] == 2):
                 fr, u = fr[:u] + _LESS[fr[u]] + fr[u + 1:], u + 1
@@ -552,20 +590,21 @@ def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, red
             stuck = False
             break
         children = []
-        if wa:
+        if len(wa) > fz:
             top = wa[-1]
             if top == u:
-                children.append((u + 1, d, fr, wa[:-1], st, rd))
+                children.append((u + 1, d, fr, wa[:-1], st, rd, fz))
             if top == d:
-                children.append((u, d - 1, fr, wa[:-1], st, rd))
+                children.append((u, d - 1, fr, wa[:-1], st, rd, fz))
         if u <= 12 and fr[u]:
-            children.append((u + 1, d, fr[:u] + _LESS[fr[u]] + fr[u + 1:], wa, st, rd))
+            children.append((u + 1, d, fr[:u] + _LESS[fr[u]] + fr[u + 1:], wa, st, rd, fz))
         if d >= 0 and fr[d]:
-            children.append((u, d - 1, fr[:d] + _LESS[fr[d]] + fr[d + 1:], wa, st, rd))
+            children.append((u, d - 1, fr[:d] + _LESS[fr[d]] + fr[d + 1:], wa, st, rd, fz))
         if st:
-            children.append((u, d, fr, wa + st[:1], st[1:], rd))
+            children.append((u, d, fr, wa + st[:1], st[1:], rd, fz))
         elif wa and rd:
-            children.append((u, d, fr, b"", wa, rd - 1))  # the first dealt to the waste comes first
+            # the first dealt to the waste comes first; nothing is frozen any more
+            children.append((u, d, fr, b"", wa, rd - 1, 0))
         # the plays last, to be searched first: a win, where there is one, comes sooner (the
         # order never changes the answer: "stuck" is said only of a search that ran to its end)
         for child in reversed(children):
