@@ -56,15 +56,16 @@ def main() -> None:
 
     beamed = Beam._beam
 
-    def beam(self, root_line, limit, width, reach, foresee=False):  # (a beam, core/beam.py, after an order's search)
+    def beam(self, root_line, limit, width, reach, foresee=False):  # (a beam, core/beam.py)
         start = self.nodes
         try:
             beamed(self, root_line, limit, width, reach, foresee)
         finally:
             why = ("won" if self.out.result == solver.WON_RESULT else
                    "share" if self.nodes >= min(limit, self.limit) else "no position left")
-            found.append(("beam " + why, f"  the beam, width {width}, {reach} nodes a position{', forecast first' if foresee else ''}: nodes {start}-{self.nodes} "
-                          f"(share to {limit}), ended {why}"))
+            first = ", forecast first" if foresee else ""
+            found.append(("beam " + why, f"  the beam, width {width}, {reach} nodes a position{first}: "
+                          f"nodes {start}-{self.nodes} (share to {limit}), ended {why}"))
 
     Descent._descend = descend
     Beam._beam = beam

@@ -146,11 +146,8 @@ def _widest(ways, forecast=None):
     parents: dict = {}  # parent -> its ways, the most advanced first
     for way in sorted(ways, key=lambda way: way[:2]):
         parents.setdefault(way[2], []).append(way)
-    if forecast is None:
-        order = sorted((mine, way[:2], way) for own in parents.values() for mine, way in enumerate(own))
-        yield from (way[3:] for _, _, way in order)
-        return
-    # the ways with nothing lost, round by round: each parent's next one, by progress
+    # the ways with nothing lost (every way, without a forecast), round by round: each parent's
+    # next one, by progress
     lists = list(parents.values())
     at = [0] * len(lists)  # how far each parent's ways have been asked
     lost: dict = {}  # way's order met -> its forecast, where something looks lost
@@ -160,7 +157,7 @@ def _widest(ways, forecast=None):
             while at[n] < len(own):
                 way = own[at[n]]
                 at[n] += 1
-                looks = forecast(way[3])
+                looks = forecast(way[3]) if forecast is not None else 0
                 if not looks:
                     taken.append(way)
                     break
@@ -172,7 +169,7 @@ def _widest(ways, forecast=None):
     # then the rest: every way has been asked by now
     order = []
     for own in lists:
-        ranked = sorted(own, key=lambda way: (lost.get(way[1], 0), way[:2]))
+        ranked = sorted(own, key=lambda way: lost.get(way[1], 0))  # (stable: by progress within)
         order += [(lost[way[1]], mine, way[:2], way) for mine, way in enumerate(ranked) if way[1] in lost]
     order.sort(key=lambda item: item[:3])
     yield from (item[3][3:] for item in order)

@@ -56,10 +56,10 @@ decides; the others get the one search above.  Where such a family also asks for
 order's search, with 1/BEAM_SHARE of what is left: the game played one turn of the stock at a
 time, each turn's positions carried into the next (those the family's ``forecast`` sees least
 lost first; of those, every position's most advanced successor first, then every one's second,
-...), where the depth-first searches spend their nodes near the end of the stock of one line.  Then the next orders' searches, and after WIDE_AFTER of them a
-beam WIDE_FACTOR times as wide, each position searched less (WIDE_REACH nodes), with all that
-is left; the orders after it share what it leaves, where it ends with no position alive.  A
-beam finds wins, never proofs.
+...), where the depth-first searches spend their nodes near the end of the stock of one line.
+Then the next orders' searches, and after WIDE_AFTER of them a beam WIDE_FACTOR times as wide,
+each position searched less (WIDE_REACH nodes), with all that is left; the orders after it share
+what it leaves, where it ends with no position alive.  A beam finds wins, never proofs.
 
 A node is one ``apply``.  The search reads no clock and draws no random number, and
 never iterates a set, so the same position and budget give the same answer and line on

@@ -480,8 +480,7 @@ def test_the_forecast_sees_at_least_what_the_proof_sees_and_no_more_than_the_red
             assert lost == 0
             continue
         waste, stock = bytes(state.waste), bytes(reversed(state.stock))
-        ranks = [(waste.translate(quilt_search._CARD_RANKS[s]).replace(b"\xff", b""),
-                  stock.translate(quilt_search._CARD_RANKS[s]).replace(b"\xff", b"")) for s in range(4)]
+        ranks = [(quilt_search._ranks_of(waste, s), quilt_search._ranks_of(stock, s)) for s in range(4)]
         proved = sum(bool(w) and state._suit_stuck(s, w, k, state.redeals_left) for s, (w, k) in enumerate(ranks))
         assert proved <= lost <= sum(bool(w) for w, _ in ranks)
         if lost:

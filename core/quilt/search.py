@@ -25,6 +25,12 @@ _FACE_TABLE = bytes(b % 52 if b < DECK_CARDS else b for b in range(256))  # card
 QUILT_UNLOCKED = 16
 _REDEALS_USED = tuple(bytes((n,)) for n in range(256))  # a count as one byte, made once
 
+
+def _ranks_of(cards: bytes, suit: int) -> bytes:
+    """The ranks of ``suit``'s cards among ``cards`` (card ids), in their order."""
+    return cards.translate(_CARD_RANKS[suit]).replace(b"\xff", b"")
+
+
 # cell -> (n, n's other short-side neighbour) for each quilt cell n whose short side touches it
 _SHORT_SIDES_ON = tuple(tuple((n, _N2[n] if _N1[n] == cell else _N1[n]) for n in TOUCHING[cell])
                         for cell in range(CELLS))
@@ -247,13 +253,12 @@ class QuiltSearch(State):
         for suit in range(4):
             if unstuck >> suit & 1:
                 continue
-            ranks = _CARD_RANKS[suit]
-            in_waste = waste.translate(ranks).replace(b"\xff", b"")
+            in_waste = _ranks_of(waste, suit)
             if not redeals and self._run_blocked(suit, in_waste):
                 return True
             if stock is None:
                 stock = bytes(reversed(self.stock))
-            in_stock = stock.translate(ranks).replace(b"\xff", b"")
+            in_stock = _ranks_of(stock, suit)
             # (with only quilt cards left, all free in this relaxation, the suit is not stuck)
             if (in_waste or in_stock) and self._suit_stuck(suit, in_waste, in_stock, redeals):
                 return True
@@ -380,7 +385,7 @@ class QuiltSearch(State):
         if self.variant.has_reserves or self.redeals_left or len(self.waste) < 2:
             return False
         waste = bytes(self.waste)
-        return any(self._run_blocked(suit, waste.translate(_CARD_RANKS[suit]).replace(b"\xff", b""))
+        return any(self._run_blocked(suit, _ranks_of(waste, suit))
                    for suit in range(4))
 
     def _run_blocked(self, suit: int, run: bytes) -> bool:
@@ -477,10 +482,8 @@ class QuiltSearch(State):
         waste, stock = bytes(self.waste), bytes(reversed(self.stock))
         lost = 0
         for suit in range(4):
-            ranks = _CARD_RANKS[suit]
-            in_waste = waste.translate(ranks).replace(b"\xff", b"")
-            if in_waste and self._suit_stuck(suit, in_waste, stock.translate(ranks).replace(b"\xff", b""),
-                                             redeals, len(in_waste)):
+            in_waste = _ranks_of(waste, suit)
+            if in_waste and self._suit_stuck(suit, in_waste, _ranks_of(stock, suit), redeals, len(in_waste)):
                 lost += 1
         return lost
 
