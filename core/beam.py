@@ -20,7 +20,8 @@ other.  It never proves a position unwinnable (it drops positions that are merel
 so it can only turn an "unknown" into a "won".
 
 A mixin of the solver's searcher, as core/descent.py is: it reads and moves the searcher's state
-(``state``, ``nodes``) and calls its bookkeeping (``_tick``, ``_settle``, ``_won``, ``_full``) and
+(``state``, ``nodes``) and calls its bookkeeping (``_tick``, ``_settle``, ``_won``, ``_full``), its
+search from a position (``_search_here``, for a last pass searched rather than beamed) and
 the family's knowledge as the searcher holds it (``key``, ``actions``, ``proof``, ``progress``,
 ``given``, ``entries``), and the state's ``forecast`` where it has one.  It imports nothing of
 the solver.
@@ -38,11 +39,14 @@ class Beam:
     """The beam over the stock's stages, as a method of the solver's searcher."""
 
     def _beam(self, root_line: list[int], limit: int, width: int, reach: int = BEAM_NODES,
-              foresee: bool = False) -> None:
+              foresee: bool = False, last: int = 0) -> None:
         """From the state (the root, its safe actions played, ``root_line`` the actions to it), stage
         by stage, up to ``limit`` nodes or until no position of a stage is left alive; a win found
         ends it (``out.result``).  ``reach``: the nodes each position gets for the actions that
-        keep it in its stage; ``foresee``: rank the ways by the family's ``forecast`` first."""
+        keep it in its stage; ``foresee``: rank the ways by the family's ``forecast`` first;
+        ``last``: a position its redeal leads into the last pass (no redeal left) is searched to
+        the end of the game, depth first with up to ``last`` nodes (``_search_here``), rather than
+        beamed, in the order the stage keeps them, until one wins."""
         state, key, actions_of, progress = self.state, self.key, self.actions, self.progress
         dead = self.proof
         forecast = getattr(state, "forecast", None) if foresee else None
@@ -55,6 +59,7 @@ class Beam:
 
         words = state.variant.words
         onward = tuple(words[word] for word in ("turn", "redeal") if word in words)
+        redeal = words.get("redeal")
         snapshot, restore = state.snapshot, state.restore
         # a path: (path before, actions): the line to a position, shared between positions
         frontier = [(snapshot(), (None, list(root_line)))]
@@ -100,10 +105,10 @@ class Beam:
                         continue
                     stack.append([snapshot(), (frame[1], segment), actions_of(), 0, -progress()])
             # the next stage: the ways taken in _widest's order until ``width`` positions live
-            frontier = []
+            frontier, finals = [], []
             kept = set()
             for here, path, action in _widest(ways, foreseen if forecast is not None else None):
-                if len(frontier) >= width:
+                if len(frontier) + len(finals) >= width:
                     break
                 if self.nodes >= limit:
                     return
@@ -116,7 +121,23 @@ class Beam:
                 k = key()
                 if k not in kept:
                     kept.add(k)
-                    frontier.append((snapshot(), (path, segment)))
+                    into = finals if last and action == redeal and state.redeals_left == 0 else frontier
+                    into.append((snapshot(), (path, segment)))
+            # the last pass, searched: the beam's stages narrow a pass to its most advanced
+            # positions, which die together near its end (issue 25: a pass searched depth first
+            # from each of them, a thousand nodes each, wins on crazy-quilt deals the beamed last
+            # pass lost, and sooner)
+            for here, path in finals:
+                if self.nodes >= limit:
+                    return
+                restore(here)
+                line = self._search_here(min(last, limit - self.nodes))
+                if line is not None:
+                    restore(here)
+                    for action in line:
+                        state.apply(action)
+                    self._won(path_line(path) + line)
+                    return
 
     def _play(self, here, action: int) -> list[int]:
         """Play ``action`` from the snapshot ``here``, then the safe actions after it, a node

@@ -58,8 +58,10 @@ time, each turn's positions carried into the next (those the family's ``forecast
 lost first; of those, every position's most advanced successor first, then every one's second,
 ...), where the depth-first searches spend their nodes near the end of the stock of one line.
 Then the next orders' searches, and after WIDE_AFTER of them a beam WIDE_FACTOR times as wide,
-each position searched less (WIDE_REACH nodes), with all that is left; the orders after it share
-what it leaves, where it ends with no position alive.  A beam finds wins, never proofs.
+each position searched less (WIDE_REACH nodes), with all that is left, where the positions its
+redeal leads into the last pass are each searched to the end of the game (WIDE_LAST nodes)
+rather than beamed on; the orders after it share what it leaves, where it ends with no position
+alive or none of its last pass won.  A beam finds wins, never proofs.
 
 A node is one ``apply``.  The search reads no clock and draws no random number, and
 never iterates a set, so the same position and budget give the same answer and line on
@@ -206,12 +208,16 @@ GUIDE_SHARE = 4
 #: the budget the first order's search left
 BEAM_SHARE = 4
 #: where the family asks for a beam, after this many orders' searches a wide beam, WIDE_FACTOR
-#: times ``beam_width`` and WIDE_REACH nodes a position, gets all that is left (the orders after
-#: it, what it leaves): issue 25, crazy-quilt deals that no order's search wins at ten times the
-#: budget, a beam of 1,000 wins in 300,000 nodes
+#: times ``beam_width`` and WIDE_REACH nodes a position, its ways ranked by the forecast first,
+#: gets all that is left (the orders after it, what it leaves): issue 25, crazy-quilt deals that
+#: no order's search wins at ten times the budget, a beam of 1,000 wins in 300,000 nodes; with
+#: its positions searched little, it reaches the redeal cheaply, and its last pass is searched
+#: (WIDE_LAST nodes each) rather than beamed (on the hardest deals of crazy-quilt 3001-3600,
+#: against 600 wide, 40 nodes a position, the last pass beamed: 14 gained, 6 lost)
 WIDE_AFTER = 3
-WIDE_FACTOR = 6
-WIDE_REACH = 40
+WIDE_FACTOR = 10
+WIDE_REACH = 5
+WIDE_LAST = 300
 #: the pass-by-pass search alone first gets 1/QUICK_SHARE of the budget
 QUICK_SHARE = 8
 #: before it, where the family's proof is too dear for the brief search (``dead_end_guides``),
@@ -259,6 +265,7 @@ class _Searcher(Descent, Beam):
                  memory: int = DEFAULT_MEMORY, measures: tuple = (0,)) -> None:
         self.state = state
         self.entries = max(1, memory // BYTES_PER_ENTRY)  # positions it may remember at once
+        self.memory = memory
         self.limit = limit
         self.stop = stop
         self.next_stop = STOP_EVERY
@@ -592,7 +599,8 @@ class _Searcher(Descent, Beam):
             state.restore(start)
         return out
 
-    def run_beam(self, width: int, reach: int = BEAM_NODES, foresee: bool = False) -> _Outcome:
+    def run_beam(self, width: int, reach: int = BEAM_NODES, foresee: bool = False,
+                 last: int = 0) -> _Outcome:
         """The beam alone (core/beam.py), ``width`` positions a stage, ``reach`` nodes each (the
         ways on ranked by the family's forecast first, with ``foresee``), within the budget: a win
         or "unknown", never a proof.  (Asked only where a search left the root undecided: with
@@ -600,13 +608,27 @@ class _Searcher(Descent, Beam):
         start, root_line = self.state.snapshot(), []
         try:
             self._settle(root_line)
-            self._beam(root_line, self.limit, width, reach, foresee)
+            self._beam(root_line, self.limit, width, reach, foresee, last)
         except _OutOfBudget:
             pass
         finally:
             self.out.nodes = self.nodes
             self.state.restore(start)
         return self.out
+
+    def _search_here(self, nodes: int) -> list[int] | None:
+        """The beam's searched last pass (core/beam.py): a search of its own from the state, with
+        up to ``nodes`` nodes (counted here): the line of its win, or None."""
+        sub = _Searcher(self.state, nodes, self.stop, self.given, False, self.moves, self.bonus,
+                        False, 0, None, self.memory, self.measures)
+        try:
+            got = sub.run()
+        finally:
+            self.nodes += sub.nodes
+        if sub.stopped or got.memory_full:
+            self.stopped, self.out.memory_full = sub.stopped, got.memory_full
+            raise _OutOfBudget
+        return got.line if got.result == WON_RESULT else None
 
     def _descents(self, start, root_line: list[int], total: int) -> bool:
         """The guided descent under each measure of ``measures`` in turn, each from the root with
@@ -730,23 +752,25 @@ def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
     # any order is a proof: the order never changes what a complete search covers); after the
     # first, the family's beam (core/beam.py), where it asks for one: its width, 0 for none;
     # after WIDE_AFTER orders, a wide beam with all that is left (the orders after it share what
-    # it leaves, where it ends with no position alive)
+    # it leaves, where it ends with no position alive or none of its last pass won)
     width = 0 if best else getattr(state, "beam_width", 0)
     # the beams, by the count of orders searched before each: (width, nodes a position, share,
-    # whether the ways on are ranked by the family's forecast first: issue 25, on crazy-quilt
-    # 3001-3600 the first beam with it decides 5 deals more and 2 fewer; the wide beam with it
-    # too decided fewer again, 4 more and 6 fewer on 48 of the hardest)
-    beams = {1: (width, BEAM_NODES, BEAM_SHARE, True),
-             WIDE_AFTER: (width * WIDE_FACTOR, WIDE_REACH, 1, False)} if width else {}
+    # whether the ways on are ranked by the family's forecast first, the nodes each position of
+    # the last pass is searched with, 0 to beam it).  Issue 25, on crazy-quilt 3001-3600: the
+    # first beam with the forecast decides 5 deals more and 2 fewer; its last pass searched
+    # (1,000 nodes a position), 12 more and 9 fewer on the 214 hardest, no better than the wide
+    # beam's alone; the wide beam's figures at WIDE_AFTER
+    beams = {1: (width, BEAM_NODES, BEAM_SHARE, True, 0),
+             WIDE_AFTER: (width * WIDE_FACTOR, WIDE_REACH, 1, True, WIDE_LAST)} if width else {}
     used = 0
     for order in range(orders):
         if order in beams:
             # the searches went deep in one corner; a beam goes wide, one stage at a time, with
             # its share of what is left (a win, or nothing: it proves no loss)
-            beam_width, reach, share, foresee = beams[order]
+            beam_width, reach, share, foresee, last = beams[order]
             searcher = _Searcher(state, max(1, (limit - used) // share), stop, seen, False,
                                  moves, bonus, False, 0, None, memory)
-            beam = searcher.run_beam(beam_width, reach, foresee)
+            beam = searcher.run_beam(beam_width, reach, foresee, last)
             used += beam.nodes
             if beam.result == WON_RESULT or searcher.stopped or beam.memory_full or used >= limit:
                 out = beam

@@ -325,15 +325,16 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     """The beam (core/beam.py): its win is a line that replays to a won game; the solver runs it
     after the first order's search of a family that asks for one (``beam_width``), and crazy-quilt
     448, unknown at the default budget without it (main at f82c337: 400,000 nodes), is won by it;
-    every other family keeps its nodes to the node (the figures of f82c337 at 20,000 nodes).  The
-    first beam ranks its ways by the family's forecast first, the wide beam does not."""
+    every other family keeps its nodes to the node (the figures of f82c337 at 20,000 nodes).  Both
+    beams rank their ways by the family's forecast first; the wide beam searches its last pass
+    (WIDE_LAST nodes a position), the first beam beams it."""
     from carpet.core import solver
 
-    runs = []  # (width, nodes a position, forecast first, result, nodes) of each beam
+    runs = []  # (width, nodes a position, forecast first, last pass, result, nodes) of each beam
 
-    def run_beam(self, width, reach=solver.BEAM_NODES, foresee=False):
-        out = plain(self, width, reach, foresee)
-        runs.append((width, reach, foresee, out.result, out.nodes))
+    def run_beam(self, width, reach=solver.BEAM_NODES, foresee=False, last=0):
+        out = plain(self, width, reach, foresee, last)
+        runs.append((width, reach, foresee, last, out.result, out.nodes))
         return out
 
     plain = solver._Searcher.run_beam
@@ -348,7 +349,7 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     replays_to_a_win(session, Solution("won", out.line, out.nodes, len(out.line), out.end_score))
     # in the solver: won by the same beam, after order 0's search (50,000 nodes, an eighth)
     won = solve(session)
-    assert won.result == "won" and runs == [(100, solver.BEAM_NODES, True, "won", out.nodes)] * 2
+    assert won.result == "won" and runs == [(100, solver.BEAM_NODES, True, 0, "won", out.nodes)] * 2
     assert won.nodes == DEFAULT_NODES // 8 + out.nodes
     replays_to_a_win(session, won)
     # a beam that ends without a win leaves the search's answer to the orders after it; after
@@ -356,9 +357,10 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     runs.clear()
     unknown = solve(session_of("crazy-quilt", 3001), nodes=20_000)
     assert unknown.result == "unknown" and unknown.nodes <= 20_000
-    assert [run[:4] for run in runs] == [(100, solver.BEAM_NODES, True, "unknown"),
-                                         (100 * solver.WIDE_FACTOR, solver.WIDE_REACH, False, "unknown")]
-    assert 0 < runs[0][4] <= (20_000 - 20_000 // 8) // solver.BEAM_SHARE
+    assert [run[:5] for run in runs] == [
+        (100, solver.BEAM_NODES, True, 0, "unknown"),
+        (100 * solver.WIDE_FACTOR, solver.WIDE_REACH, True, solver.WIDE_LAST, "unknown")]
+    assert 0 < runs[0][5] <= (20_000 - 20_000 // 8) // solver.BEAM_SHARE
     # the quilt's stock games ask for a beam, Persian Carpet and the other families do not
     assert [getattr(get_game(game).new_state(parse_deal("1")), "beam_width", 0)
             for game in ("crazy-quilt", "indian-carpet", "persian-carpet", "carpet", "kovrik", "montana")] == \
@@ -373,30 +375,82 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
 def test_the_wide_beam_wins_where_the_orders_searches_do_not(monkeypatch):
     """Crazy-quilt 26: order 0's search, the beam after it and orders 1 and 2 leave it unknown
     (stop 37's solver, which searched orders 3-7 instead, left it unknown at the default
-    budget); the wide beam, with all that is left, wins it, in a line that replays to a won
-    game, and no order after WIDE_AFTER is searched."""
+    budget); the wide beam, with all that is left, wins it in its searched last pass, in a line
+    that replays to a won game, and no order after WIDE_AFTER is searched."""
     from carpet.core import solver
 
-    orders, beams = [], []
-    searched, beamed = solver._Searcher.run, solver._Searcher.run_beam
+    orders, beams, last_pass = [], [], []  # (last_pass: the wide beam's searches, won or not)
+    searched, beamed, here = solver._Searcher.run, solver._Searcher.run_beam, solver._Searcher._search_here
 
     def run(self):
-        orders.append(self.order)
+        if not last_pass or last_pass[-1] is not None:  # (not a search of the last pass)
+            orders.append(self.order)
         return searched(self)
 
-    def run_beam(self, width, reach=solver.BEAM_NODES, foresee=False):
-        out = beamed(self, width, reach, foresee)
+    def search_here(self, nodes):
+        last_pass.append(None)
+        line = here(self, nodes)
+        last_pass[-1] = line is not None
+        return line
+
+    def run_beam(self, width, reach=solver.BEAM_NODES, foresee=False, last=0):
+        out = beamed(self, width, reach, foresee, last)
         beams.append((width, reach, out.result))
         return out
 
     monkeypatch.setattr(solver._Searcher, "run", run)
     monkeypatch.setattr(solver._Searcher, "run_beam", run_beam)
     session = session_of("crazy-quilt", 26)
-    won = solve(session)
+    with monkeypatch.context() as patched:
+        patched.setattr(solver._Searcher, "_search_here", search_here)
+        won = solve(session)
     assert won.result == "won" and won.nodes <= DEFAULT_NODES
     assert orders == list(range(solver.WIDE_AFTER)) and solver.WIDE_AFTER < session.state.search_orders
     assert beams == [(100, solver.BEAM_NODES, "unknown"), (100 * solver.WIDE_FACTOR, solver.WIDE_REACH, "won")]
+    # won in the wide beam's last pass, searched: the last search of it won, none before
+    assert len(last_pass) > 1 and last_pass == [False] * (len(last_pass) - 1) + [True]
     replays_to_a_win(session, won)
+
+
+def test_the_beam_searches_its_last_pass_and_its_wins_replay(monkeypatch):
+    """The beam's searched last pass (``last``): a position its redeal leads into the last pass
+    is searched depth first with at most ``last`` nodes, in the stage's order, until one wins;
+    the win replays, the nodes are counted, the state is left as found.  (Crazy-quilt 5007, a
+    deal no survey counts: the beam alone, 100 wide, wins it with and without.)"""
+    from carpet.core import solver
+
+    searches = []  # (redeals left, nodes given, nodes used, won) of each search of the last pass
+    plain = solver._Searcher._search_here
+
+    def search_here(self, nodes):
+        before, left = self.nodes, self.state.redeals_left
+        line = plain(self, nodes)
+        searches.append((left, nodes, self.nodes - before, line is not None))
+        return line
+
+    monkeypatch.setattr(solver._Searcher, "_search_here", search_here)
+    session = session_of("crazy-quilt", 5007)
+    answers = {}
+    for last in (0, 1000):
+        state = working_copy(session)
+        out = solver._Searcher(state, 80_000, None, None, False, 0, session.variant.win_bonus,
+                               False).run_beam(100, solver.BEAM_NODES, True, last)
+        assert out.result == "won" and 0 < out.nodes <= 80_000
+        assert state.snapshot() == session.state.snapshot()
+        replays_to_a_win(session, Solution("won", out.line, out.nodes, len(out.line), out.end_score))
+        answers[last] = out.nodes
+    # beamed to the end: no search; searched: every search from the last pass, within its
+    # nodes, only the last one won
+    assert searches and all(left == 0 and given <= 1000 and 0 < used <= given
+                            for left, given, used, _won in searches)
+    assert [won for *_rest, won in searches] == [False] * (len(searches) - 1) + [True]
+    assert answers[1000] != answers[0]
+    # a budget too small for the last pass: unknown, within the budget
+    searches.clear()
+    state = working_copy(session)
+    out = solver._Searcher(state, 20_000, None, None, False, 0, session.variant.win_bonus,
+                           False).run_beam(100, solver.BEAM_NODES, True, 1000)
+    assert out.result == "unknown" and out.nodes <= 20_000 + 104
 
 
 def test_budget_constants():
