@@ -42,7 +42,12 @@ def main() -> None:
     traced = Descent._descend
     found: list[str] = []  # what each descent of the current deal did
 
+    inside: list[int] = []  # the beams running: a search of a beam's last pass is the beam's
+
     def descend(self, root_line, limit):
+        if inside:
+            traced(self, root_line, limit)
+            return
         start = self.nodes
         try:  # (a descent whose share is the whole budget ends by running out of it)
             traced(self, root_line, limit)
@@ -56,15 +61,19 @@ def main() -> None:
 
     beamed = Beam._beam
 
-    def beam(self, root_line, limit, width, reach, foresee=False):  # (a beam, core/beam.py)
+    def beam(self, root_line, limit, width, reach, foresee=False, last=0):  # (a beam, core/beam.py)
         start = self.nodes
+        inside.append(width)
         try:
-            beamed(self, root_line, limit, width, reach, foresee)
+            beamed(self, root_line, limit, width, reach, foresee, last)
         finally:
+            inside.pop()
             why = ("won" if self.out.result == solver.WON_RESULT else
-                   "share" if self.nodes >= min(limit, self.limit) else "no position left")
+                   "share" if self.nodes >= min(limit, self.limit) else
+                   "no position left, or none of its last pass won" if last else "no position left")
             first = ", forecast first" if foresee else ""
-            found.append(("beam " + why, f"  the beam, width {width}, {reach} nodes a position{first}: "
+            searched = f", its last pass searched ({last} nodes a position)" if last else ""
+            found.append(("beam " + why, f"  the beam, width {width}, {reach} nodes a position{first}{searched}: "
                           f"nodes {start}-{self.nodes} (share to {limit}), ended {why}"))
 
     Descent._descend = descend
