@@ -125,8 +125,8 @@ class Beam:
                     into.append((snapshot(), (path, segment)))
             # the last pass, searched: the beam's stages narrow a pass to its most advanced
             # positions, which die together near its end (issue 25: a pass searched depth first
-            # from each of them, a thousand nodes each, wins on crazy-quilt deals the beamed last
-            # pass lost, and sooner)
+            # from each of them, a few hundred nodes each, wins on crazy-quilt deals the beamed
+            # last pass lost, and sooner)
             for here, path in finals:
                 if self.nodes >= limit:
                     return
