@@ -467,8 +467,9 @@ def test_the_forecast_reads_the_waste_as_if_it_stayed_till_the_redeal():
 def test_the_forecast_sees_at_least_what_the_proof_sees_and_no_more_than_the_redeal_now(game, deal, seed):
     """Along random play: the forecast counts suits with cards on the waste, 0 where no redeal is
     left (or no stock, Persian Carpet); every suit with waste cards the proof's relaxation calls
-    stuck it calls lost (it only takes plays away); and where it calls a suit lost, the waste and the stock
-    turned over as they lie (the stock dealt unplayed, then the redeal) is a dead end."""
+    stuck it calls lost (it only takes plays away); and where it calls a suit lost, the waste
+    and the stock turned over as they lie (the stock dealt unplayed, then the redeal) is a dead
+    end."""
     rng = random.Random(seed)
     state = get_game(game).new_state(parse_deal(str(deal)))
     for _ in range(250):
