@@ -46,7 +46,8 @@ class Beam:
         keep it in its stage; ``foresee``: rank the ways by the family's ``forecast`` first;
         ``last``: a position its redeal leads into the last pass (no redeal left) is searched to
         the end of the game, depth first with up to ``last`` nodes (``_search_here``), rather than
-        beamed, in the order the stage keeps them, until one wins."""
+        beamed, in the order the stage keeps them, until one wins; those searches share one set
+        of the positions they met, so that none goes again where an earlier one went in vain."""
         state, key, actions_of, progress = self.state, self.key, self.actions, self.progress
         dead = self.proof
         forecast = getattr(state, "forecast", None) if foresee else None
@@ -127,11 +128,15 @@ class Beam:
             # positions, which die together near its end (issue 25: a pass searched depth first
             # from each of them, a few hundred nodes each, wins on crazy-quilt deals the beamed
             # last pass lost, and sooner)
+            # (the positions the searches of the last pass met: issue 25, most of the positions a
+            # beam brings to the redeal of a crazy-quilt deal it leaves unknown are lost, and their
+            # searches go through the same positions)
+            searched = set(self.given)
             for here, path in finals:
                 if self.nodes >= limit:
                     return
                 restore(here)
-                line = self._search_here(min(last, limit - self.nodes))
+                line = self._search_here(min(last, limit - self.nodes), searched)
                 if line is not None:
                     restore(here)
                     for action in line:

@@ -59,8 +59,8 @@ lost first; of those, every position's most advanced successor first, then every
 ...), where the depth-first searches spend their nodes near the end of the stock of one line.
 Then the next orders' searches, and after WIDE_AFTER of them a beam WIDE_FACTOR times as wide,
 each position searched less (WIDE_REACH nodes), with all that is left, where the positions its
-redeal leads into the last pass are each searched to the end of the game (WIDE_LAST nodes)
-rather than beamed on; the orders after it share what it leaves, where it ends with no position
+redeal leads into the last pass are each searched to the end of the game (one depth-first pass
+of WIDE_LAST nodes, none of them going where an earlier one's went) rather than beamed on; the orders after it share what it leaves, where it ends with no position
 alive or none of its last pass won.  A beam finds wins, never proofs.
 
 A node is one ``apply``.  The search reads no clock and draws no random number, and
@@ -213,11 +213,13 @@ BEAM_SHARE = 4
 #: no order's search wins at ten times the budget, a beam of 1,000 wins in 300,000 nodes; with
 #: its positions searched little, it reaches the redeal cheaply, and its last pass is searched
 #: (WIDE_LAST nodes each) rather than beamed (on the hardest deals of crazy-quilt 3001-3600,
-#: against 600 wide, 40 nodes a position, the last pass beamed: 14 gained, 6 lost)
+#: against 600 wide, 40 nodes a position, the last pass beamed: 14 gained, 6 lost); those searches
+#: sharing one set of positions met, 200 nodes each against 300 each with a set of their own: 2
+#: gained, none lost (150: 2 and 1; 500: 2 and 1)
 WIDE_AFTER = 3
 WIDE_FACTOR = 10
 WIDE_REACH = 5
-WIDE_LAST = 300
+WIDE_LAST = 200
 #: the pass-by-pass search alone first gets 1/QUICK_SHARE of the budget
 QUICK_SHARE = 8
 #: before it, where the family's proof is too dear for the brief search (``dead_end_guides``),
@@ -617,19 +619,33 @@ class _Searcher(Descent, Beam):
             self.state.restore(start)
         return self.out
 
-    def _search_here(self, nodes: int) -> list[int] | None:
-        """The beam's searched last pass (core/beam.py): a search of its own from the state, with
-        up to ``nodes`` nodes (counted here): the line of its win, or None."""
-        sub = _Searcher(self.state, nodes, self.stop, self.given, False, self.moves, self.bonus,
-                        False, 0, None, self.memory, self.measures)
+    def _search_here(self, nodes: int, seen: set) -> list[int] | None:
+        """The beam's searched last pass (core/beam.py): one depth-first pass from the state, where
+        no redeal is left, with the proof and up to ``nodes`` nodes (counted here), through positions
+        not in ``seen``, each one it meets added (the beam shares one set between the positions of
+        its last pass: what the search of one met in vain, the next does not search again): the
+        line of its win, or None.  (The solver's whole search, its brief rounds and guided descents,
+        found the same wins on crazy-quilt's hardest deals of 3001-3600 with more nodes.)"""
+        state = self.state
+        sub = _Searcher(state, nodes, self.stop, None, False, self.moves, self.bonus, False, 0, None,
+                        self.memory)
+        sub.seen, sub.share = seen, 1  # (share 1: the pass may use every node)
+        start, line = state.snapshot(), []
         try:
-            got = sub.run()
+            sub._settle(line)
+            if state.status == WON:
+                sub._won(line)
+            elif sub._admit(len(line)):
+                sub._pass((None, line, len(line)), None, nodes)
+        except _OutOfBudget:
+            pass
         finally:
             self.nodes += sub.nodes
-        if sub.stopped or got.memory_full:
-            self.stopped, self.out.memory_full = sub.stopped, got.memory_full
+            state.restore(start)
+        if sub.stopped or sub.out.memory_full:
+            self.stopped, self.out.memory_full = sub.stopped, sub.out.memory_full
             raise _OutOfBudget
-        return got.line if got.result == WON_RESULT else None
+        return sub.out.line if sub.out.result == WON_RESULT else None
 
     def _descents(self, start, root_line: list[int], total: int) -> bool:
         """The guided descent under each measure of ``measures`` in turn, each from the root with

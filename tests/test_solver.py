@@ -387,9 +387,9 @@ def test_the_wide_beam_wins_where_the_orders_searches_do_not(monkeypatch):
             orders.append(self.order)
         return searched(self)
 
-    def search_here(self, nodes):
+    def search_here(self, nodes, seen):
         last_pass.append(None)
-        line = here(self, nodes)
+        line = here(self, nodes, seen)
         last_pass[-1] = line is not None
         return line
 
@@ -414,18 +414,21 @@ def test_the_wide_beam_wins_where_the_orders_searches_do_not(monkeypatch):
 
 def test_the_beam_searches_its_last_pass_and_its_wins_replay(monkeypatch):
     """The beam's searched last pass (``last``): a position its redeal leads into the last pass
-    is searched depth first with at most ``last`` nodes, in the stage's order, until one wins;
+    is searched depth first with at most ``last`` nodes, in the stage's order, until one wins
+    (the searches sharing one set of the positions met);
     the win replays, the nodes are counted, the state is left as found.  (Crazy-quilt 5007, a
     deal no survey counts: the beam alone, 100 wide, wins it with and without.)"""
     from carpet.core import solver
 
     searches = []  # (redeals left, nodes given, nodes used, won) of each search of the last pass
+    sets = []  # (the set of positions met each search is given, its size before and after)
     plain = solver._Searcher._search_here
 
-    def search_here(self, nodes):
-        before, left = self.nodes, self.state.redeals_left
-        line = plain(self, nodes)
+    def search_here(self, nodes, seen):
+        before, left, known = self.nodes, self.state.redeals_left, len(seen)
+        line = plain(self, nodes, seen)
         searches.append((left, nodes, self.nodes - before, line is not None))
+        sets.append((seen, known, len(seen)))
         return line
 
     monkeypatch.setattr(solver._Searcher, "_search_here", search_here)
@@ -443,6 +446,11 @@ def test_the_beam_searches_its_last_pass_and_its_wins_replay(monkeypatch):
     # nodes, only the last one won
     assert searches and all(left == 0 and given <= 1000 and 0 < used <= given
                             for left, given, used, _won in searches)
+    # one set of positions met, shared by the searches of a beam's last pass: each search adds
+    # what it meets to what the earlier ones met
+    assert all(seen is sets[-1][0] for seen, _before, _after in sets[-len(searches):])
+    assert all(after > before for _seen, before, after in sets)
+    assert all(sets[n][2] == sets[n + 1][1] for n in range(len(sets) - len(searches), len(sets) - 1))
     assert [won for *_rest, won in searches] == [False] * (len(searches) - 1) + [True]
     assert answers[1000] != answers[0]
     # a budget too small for the last pass: unknown, within the budget
