@@ -60,8 +60,9 @@ lost first; of those, every position's most advanced successor first, then every
 Then the next orders' searches, and after WIDE_AFTER of them a beam WIDE_FACTOR times as wide,
 each position searched less (WIDE_REACH nodes), with all that is left, where the positions its
 redeal leads into the last pass are each searched to the end of the game (one depth-first pass
-of WIDE_LAST nodes, none of them going where an earlier one's went) rather than beamed on; the orders after it share what it leaves, where it ends with no position
-alive or none of its last pass won.  A beam finds wins, never proofs.
+of WIDE_LAST nodes, none of them going where an earlier one's went) rather than beamed on; the
+orders after it share what it leaves, where it ends with no position alive or none of its last
+pass won.  A beam finds wins, never proofs.
 
 A node is one ``apply``.  The search reads no clock and draws no random number, and
 never iterates a set, so the same position and budget give the same answer and line on

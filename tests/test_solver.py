@@ -448,9 +448,10 @@ def test_the_beam_searches_its_last_pass_and_its_wins_replay(monkeypatch):
                             for left, given, used, _won in searches)
     # one set of positions met, shared by the searches of a beam's last pass: each search adds
     # what it meets to what the earlier ones met
-    assert all(seen is sets[-1][0] for seen, _before, _after in sets[-len(searches):])
+    # (``sets`` and ``searches`` grow together: the beam of ``last`` 0 makes no search)
+    assert len(sets) == len(searches) and all(seen is sets[0][0] for seen, _before, _after in sets)
     assert all(after > before for _seen, before, after in sets)
-    assert all(sets[n][2] == sets[n + 1][1] for n in range(len(sets) - len(searches), len(sets) - 1))
+    assert all(sets[n][2] == sets[n + 1][1] for n in range(len(sets) - 1))
     assert [won for *_rest, won in searches] == [False] * (len(searches) - 1) + [True]
     assert answers[1000] != answers[0]
     # a budget too small for the last pass: unknown, within the budget
