@@ -603,19 +603,23 @@ class _Searcher(Descent, Beam):
         return out
 
     def run_beam(self, width: int, reach: int = BEAM_NODES, foresee: bool = False,
-                 last: int = 0) -> _Outcome:
+                 last: int = 0, measure: int = 0) -> _Outcome:
         """The beam alone (core/beam.py), ``width`` positions a stage, ``reach`` nodes each (the
         ways on ranked by the family's forecast first, with ``foresee``; its last pass searched,
-        ``last`` nodes a position, where that is not 0), within the budget: a win or "unknown",
+        ``last`` nodes a position, where that is not 0; ranked by the family's
+        ``progress(measure)`` where ``measure`` is not 0), within the budget: a win or "unknown",
         never a proof.  (Asked only where a search left the root undecided: with
         its safe actions played, it is neither won nor lost.)"""
-        start, root_line = self.state.snapshot(), []
+        start, root_line, usual = self.state.snapshot(), [], self.progress
+        if measure:
+            self.progress = functools.partial(self.state.progress, measure)
         try:
             self._settle(root_line)
             self._beam(root_line, self.limit, width, reach, foresee, last)
         except _OutOfBudget:
             pass
         finally:
+            self.progress = usual
             self.out.nodes = self.nodes
             self.state.restore(start)
         return self.out
@@ -778,17 +782,19 @@ def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
     # first beam with the forecast decides 5 deals more and 2 fewer; its last pass searched
     # (1,000 nodes a position) as well as the wide beam's, 12 more and 9 fewer on the 214
     # hardest, where the wide beam's alone gave 13 and 8; the wide beam's figures at WIDE_AFTER
-    beams = {1: (width, BEAM_NODES, BEAM_SHARE, True, 0),
-             WIDE_AFTER: (width * WIDE_FACTOR, WIDE_REACH, 1, True, WIDE_LAST)} if width else {}
+    # (and the measure of progress it ranks by: the family's ``wide_measure`` for the wide beam)
+    beams = {1: (width, BEAM_NODES, BEAM_SHARE, True, 0, 0),
+             WIDE_AFTER: (width * WIDE_FACTOR, WIDE_REACH, 1, True, WIDE_LAST,
+                          getattr(state, "wide_measure", 0))} if width else {}
     used = 0
     for order in range(orders):
         if order in beams:
             # the searches went deep in one corner; a beam goes wide, one stage at a time, with
             # its share of what is left (a win, or nothing: it proves no loss)
-            beam_width, reach, share, foresee, last = beams[order]
+            beam_width, reach, share, foresee, last, measure = beams[order]
             searcher = _Searcher(state, max(1, (limit - used) // share), stop, seen, False,
                                  moves, bonus, False, 0, None, memory)
-            beam = searcher.run_beam(beam_width, reach, foresee, last)
+            beam = searcher.run_beam(beam_width, reach, foresee, last, measure)
             used += beam.nodes
             if beam.result == WON_RESULT or searcher.stopped or beam.memory_full or used >= limit:
                 out = beam

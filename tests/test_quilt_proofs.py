@@ -486,3 +486,32 @@ def test_the_forecast_sees_at_least_what_the_proof_sees_and_no_more_than_the_red
         assert proved <= lost <= sum(bool(w) for w, _ in ranks)
         if lost:
             assert state._redealt().dead_end()
+
+
+@quick
+@given(game=st.sampled_from(STOCK_GAMES), deal=st.integers(1, 5000), seed=st.integers(0, 2**32))
+def test_the_wide_beams_progress_counts_the_quilt_for_early_in_the_first_pass_and_in_the_last(game, deal, seed):
+    """Along random play: progress(0) is 4 for each card up less 1 for each card in the quilt;
+    progress(1), the wide beam's (``wide_measure``), counts the quilt cards for instead while
+    more than _KEEP_QUILT_STOCK cards are to deal in the first pass, and in the last pass, and is
+    progress(0) elsewhere (the first pass's end, where measure 0 ranks)."""
+    rng = random.Random(seed)
+    state = get_game(game).new_state(parse_deal(str(deal)))
+    assert state.wide_measure == 1
+    seen = set()
+    for _ in range(300):
+        if state.status != PLAYING:
+            break
+        up = sum(1 for loc in state.loc if loc == -1)  # (cards on no cell, in no stock or waste)
+        up -= len(state.stock) + len(state.waste) + sum(len(pile) for pile in state.reserves)
+        in_quilt = sum(1 for cell in state.cells if cell >= 0)
+        assert in_quilt == state.in_quilt and up == state.on_found
+        assert state.progress() == state.progress(0) == 4 * up - in_quilt
+        early = state.redeals_left and len(state.stock) > quilt_search._KEEP_QUILT_STOCK
+        if early or not state.redeals_left:
+            assert state.progress(1) == 4 * up + in_quilt
+        else:
+            assert state.progress(1) == state.progress(0)
+        seen.add((bool(early), state.redeals_left))
+        state.apply(rng.choice(state.legal_actions()))
+    assert (True, 1) in seen  # (the deal starts with more than 16 cards to deal)

@@ -331,10 +331,12 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     from carpet.core import solver
 
     runs = []  # (width, nodes a position, forecast first, last pass, result, nodes) of each beam
+    measures = []  # the measure of progress each beam ranks by
 
-    def run_beam(self, width, reach=solver.BEAM_NODES, foresee=False, last=0):
-        out = plain(self, width, reach, foresee, last)
+    def run_beam(self, width, reach=solver.BEAM_NODES, foresee=False, last=0, measure=0):
+        out = plain(self, width, reach, foresee, last, measure)
         runs.append((width, reach, foresee, last, out.result, out.nodes))
+        measures.append(measure)
         return out
 
     plain = solver._Searcher.run_beam
@@ -355,11 +357,14 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     # a beam that ends without a win leaves the search's answer to the orders after it; after
     # WIDE_AFTER orders the wide beam takes what is left, and the budget holds
     runs.clear()
+    measures.clear()
     unknown = solve(session_of("crazy-quilt", 3001), nodes=20_000)
     assert unknown.result == "unknown" and unknown.nodes <= 20_000
     assert [run[:5] for run in runs] == [
         (100, solver.BEAM_NODES, True, 0, "unknown"),
         (100 * solver.WIDE_FACTOR, solver.WIDE_REACH, True, solver.WIDE_LAST, "unknown")]
+    # the first beam ranks by the usual progress, the wide beam by the family's wide_measure
+    assert measures == [0, session.state.wide_measure] == [0, 1]
     assert 0 < runs[0][5] <= (20_000 - 20_000 // 8) // solver.BEAM_SHARE
     # the quilt's stock games ask for a beam, Persian Carpet and the other families do not
     assert [getattr(get_game(game).new_state(parse_deal("1")), "beam_width", 0)
@@ -393,8 +398,8 @@ def test_the_wide_beam_wins_where_the_orders_searches_do_not(monkeypatch):
         last_pass[-1] = line is not None
         return line
 
-    def run_beam(self, width, reach=solver.BEAM_NODES, foresee=False, last=0):
-        out = beamed(self, width, reach, foresee, last)
+    def run_beam(self, width, reach=solver.BEAM_NODES, foresee=False, last=0, measure=0):
+        out = beamed(self, width, reach, foresee, last, measure)
         beams.append((width, reach, out.result))
         return out
 
