@@ -71,6 +71,7 @@ every machine and in every run (whatever PYTHONHASHSEED).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import dataclass, field
 from typing import Callable
@@ -610,16 +611,14 @@ class _Searcher(Descent, Beam):
         ``progress(measure)`` where ``measure`` is not 0), within the budget: a win or "unknown",
         never a proof.  (Asked only where a search left the root undecided: with
         its safe actions played, it is neither won nor lost.)"""
-        start, root_line, usual = self.state.snapshot(), [], self.progress
-        if measure:
-            self.progress = functools.partial(self.state.progress, measure)
+        start, root_line = self.state.snapshot(), []
         try:
             self._settle(root_line)
-            self._beam(root_line, self.limit, width, reach, foresee, last)
+            with self._steered_by(measure):
+                self._beam(root_line, self.limit, width, reach, foresee, last)
         except _OutOfBudget:
             pass
         finally:
-            self.progress = usual
             self.out.nodes = self.nodes
             self.state.restore(start)
         return self.out
@@ -652,27 +651,36 @@ class _Searcher(Descent, Beam):
             raise _OutOfBudget
         return sub.out.line if sub.out.result == WON_RESULT else None
 
+    @contextlib.contextmanager
+    def _steered_by(self, measure: int):
+        """Within the block, ``progress`` is the family's ``progress(measure)`` (a family with
+        other measures of progress has its own ``progress(measure)``); measure 0 keeps the usual
+        one.  The descents steer by each measure in turn, a beam ranks by the one it is given."""
+        usual = self.progress
+        if measure:
+            self.progress = functools.partial(self.state.progress, measure)
+        try:
+            yield
+        finally:
+            self.progress = usual
+
     def _descents(self, start, root_line: list[int], total: int) -> bool:
         """The guided descent under each measure of ``measures`` in turn, each from the root with
         1/GUIDE_SHARE of the budget (or the family's ``guide_share``), until one wins (True); the
         last search then tries first the choices of the descent under the first measure (``pv``)."""
-        state, usual, first = self.state, self.progress, None
+        state, first = self.state, None
         # (the hint's search keeps the usual share: its budget is small, its answer the descent's choice)
         share = GUIDE_SHARE if self.track else getattr(state, "guide_share", GUIDE_SHARE)
-        try:
-            for measure in self.measures:
-                state.restore(start)
-                self._settle([])  # back to the root, its safe actions played again
-                self.pv, self.measure = [], measure
-                # (a family with other measures has its own progress(measure))
-                self.progress = usual if not measure else functools.partial(state.progress, measure)
+        for measure in self.measures:
+            state.restore(start)
+            self._settle([])  # back to the root, its safe actions played again
+            self.pv, self.measure = [], measure
+            with self._steered_by(measure):
                 self._descend(root_line, self.nodes + total // share)
-                if self.out.result == WON_RESULT:
-                    return True
-                if first is None:
-                    first = self.pv
-        finally:
-            self.progress = usual
+            if self.out.result == WON_RESULT:
+                return True
+            if first is None:
+                first = self.pv
         self.pv = first or []
         return False
 

@@ -550,6 +550,8 @@ _STUCK: dict = {}
 _STUCK_BUDGET = 20000
 #: the most stock cards left where dead_end asks whether the cards to come are all stuck
 _STUCK_STOCK = 1
+#: the stock cards left to deal in the first pass past which progress(1) counts quilt cards for
+_KEEP_QUILT_STOCK = 16
 _LESS = (b"", b"\x00", b"\x01")  # a count, less one, as bytes
 _BARE = bytes((1,)) + bytes(255)  # a cell's face + 1 -> 1 when it holds no card (_quilt_locked)
 
@@ -637,8 +639,6 @@ def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, red
 _PASS: dict = {}
 #: relaxed positions _pass_stuck may look at before it gives up (and says "not stuck")
 _PASS_BUDGET = 100
-#: the stock cards left to deal in the first pass past which progress(1) counts quilt cards for
-_KEEP_QUILT_STOCK = 16
 _SUIT_OF = bytes(f // 13 for f in range(52))
 _RANK1_OF = bytes(f % 13 + 1 for f in range(52))  # a face's rank + 1
 #: each pile of ``needs`` as (pile, its suit, the step of what it takes next), a suit's up pile
