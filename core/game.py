@@ -154,6 +154,11 @@ class State:
     #     widened into the next stage; later, a wider one (core/solver.py, WIDE_AFTER).  A beam
     #     finds wins, never proofs.
     #     Default: 0 (no beam).
+    # wide_measures: tuple[int, ...] (an attribute)
+    #     The measures of progress (``progress(measure)``) of the solver's wide beams: one beam
+    #     for each, in turn, ``WIDE_FACTOR * beam_width`` positions split evenly between them,
+    #     each searching its stages in an order of its own (core/solver.py, WIDE_AFTER).
+    #     Default: (0,), one wide beam by the usual progress.
     # forecast() -> int
     #     How many parts of the game (a quilt game's suits) look lost as the position lies, if
     #     play went on without mending them: a forecast, never a proof (it may be wrong either

@@ -57,12 +57,15 @@ order's search, with 1/BEAM_SHARE of what is left: the game played one turn of t
 time, each turn's positions carried into the next (those the family's ``forecast`` sees least
 lost first; of those, every position's most advanced successor first, then every one's second,
 ...), where the depth-first searches spend their nodes near the end of the stock of one line.
-Then the next orders' searches, and after WIDE_AFTER of them a beam WIDE_FACTOR times as wide,
-each position searched less (WIDE_REACH nodes), with all that is left, where the positions its
-redeal leads into the last pass are each searched to the end of the game (one depth-first pass
-of WIDE_LAST nodes, none of them going where an earlier one's went) rather than beamed on; the
-orders after it share what it leaves, where it ends with no position alive or none of its last
-pass won.  A beam finds wins, never proofs.
+Then the next orders' searches, and after WIDE_AFTER of them the wide beams, WIDE_FACTOR times
+as wide in all, each position searched less (WIDE_REACH nodes), with all that is left: one beam
+for each measure of progress the family names for them (``wide_measures``), each ranking by its
+measure and searching its stages in an order of its own (WIDE_AFTER, WIDE_AFTER + 1, ...), each
+with an equal share of what is left; the positions a beam's redeal leads into the last pass are
+each searched to the end of the game (one depth-first pass of WIDE_LAST nodes, none of them
+going where an earlier one's went) rather than beamed on.  The orders after them share what
+they leave, where each ends with no position alive or none of its last pass won.  A beam finds
+wins, never proofs.
 
 A node is one ``apply``.  The search reads no clock and draws no random number, and
 never iterates a set, so the same position and budget give the same answer and line on
@@ -74,7 +77,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from .beam import BEAM_NODES, Beam, path_line as _line
 from .descent import Descent
@@ -209,9 +212,10 @@ GUIDE_SHARE = 4
 #: the beam (core/beam.py), where the family asks for one (``beam_width``), gets 1/BEAM_SHARE of
 #: the budget the first order's search left
 BEAM_SHARE = 4
-#: where the family asks for a beam, after this many orders' searches a wide beam, WIDE_FACTOR
-#: times ``beam_width`` and WIDE_REACH nodes a position, its ways ranked by the forecast first,
-#: gets all that is left (the orders after it, what it leaves): issue 25, crazy-quilt deals that
+#: where the family asks for a beam, after this many orders' searches the wide beams, WIDE_FACTOR
+#: times ``beam_width`` in all (split evenly between the family's ``wide_measures``) and
+#: WIDE_REACH nodes a position, their ways ranked by the forecast first, get all that is left
+#: (the orders after them, what they leave): issue 25, crazy-quilt deals that
 #: no order's search wins at ten times the budget, a beam of 1,000 wins in 300,000 nodes; with
 #: its positions searched little, it reaches the redeal cheaply, and its last pass is searched
 #: (WIDE_LAST nodes each) rather than beamed (on the hardest deals of crazy-quilt 3001-3600,
@@ -760,6 +764,17 @@ class _Searcher(Descent, Beam):
         return self.nodes + max(1, (self.limit - self.nodes) // self.share)
 
 
+class _BeamPlan(NamedTuple):
+    """One beam of the solver's plan (:func:`_search`): run with ``searcher.run_beam``."""
+    width: int  # positions a stage
+    reach: int  # nodes each position gets for the actions that keep it in its stage
+    share: int  # it gets 1/share of the budget left
+    foresee: bool  # its ways ranked by the family's forecast first
+    last: int  # nodes each position of its last pass is searched with (0: the last pass beamed)
+    measure: int  # the family's measure of progress it ranks by (``progress(measure)``)
+    order: int  # the family's order of actions it searches its stages in (``search_actions``)
+
+
 def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
             seen: set | None = None, best: bool = False, moves: int = 0, bonus=None,
             track_children: bool = False, incumbent: tuple | None = None,
@@ -781,32 +796,34 @@ def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
     # in each in turn, with an equal share of what is left, until one decides (a proof from
     # any order is a proof: the order never changes what a complete search covers); after the
     # first, the family's beam (core/beam.py), where it asks for one: its width, 0 for none;
-    # after WIDE_AFTER orders, a wide beam with all that is left (the orders after it share what
-    # it leaves, where it ends with no position alive or none of its last pass won)
+    # after WIDE_AFTER orders, the wide beams with all that is left (the orders after them share
+    # what they leave, where each ends with no position alive or none of its last pass won)
     width = 0 if best else getattr(state, "beam_width", 0)
-    # the beams, by the count of orders searched before each: (width, nodes a position, share,
-    # whether the ways on are ranked by the family's forecast first, the nodes each position of
-    # the last pass is searched with, 0 to beam it).  Issue 25, on crazy-quilt 3001-3600: the
-    # first beam with the forecast decides 5 deals more and 2 fewer; its last pass searched
+    # the beams, by the count of orders searched before each (issue 25, crazy-quilt 3001-3600:
+    # the first beam with the forecast decides 5 deals more and 2 fewer; its last pass searched
     # (1,000 nodes a position) as well as the wide beam's, 12 more and 9 fewer on the 214
-    # hardest, where the wide beam's alone gave 13 and 8; the wide beam's figures at WIDE_AFTER
-    # (and the measure of progress it ranks by: the family's ``wide_measure`` for the wide beam)
-    beams = {1: (width, BEAM_NODES, BEAM_SHARE, True, 0, 0),
-             WIDE_AFTER: (width * WIDE_FACTOR, WIDE_REACH, 1, True, WIDE_LAST,
-                          getattr(state, "wide_measure", 0))} if width else {}
+    # hardest, where the wide beam's alone gave 13 and 8); at WIDE_AFTER, the wide beams: one for
+    # each of the family's ``wide_measures``, in turn, each ranking by its measure, searching in
+    # its own order and taking an equal share of what is left (docs/measurements.md, stop 44)
+    beams: dict[int, list[_BeamPlan]] = {}
+    if width:
+        wide = getattr(state, "wide_measures", (0,))
+        beams[1] = [_BeamPlan(width, BEAM_NODES, BEAM_SHARE, True, 0, 0, 0)]
+        beams[WIDE_AFTER] = [_BeamPlan(width * WIDE_FACTOR // len(wide), WIDE_REACH, len(wide) - n, True,
+                                       WIDE_LAST, measure, (WIDE_AFTER + n) % orders)
+                             for n, measure in enumerate(wide)]
     used = 0
     for order in range(orders):
-        if order in beams:
+        for plan in beams.get(order, ()):
             # the searches went deep in one corner; a beam goes wide, one stage at a time, with
             # its share of what is left (a win, or nothing: it proves no loss)
-            beam_width, reach, share, foresee, last, measure = beams[order]
-            searcher = _Searcher(state, max(1, (limit - used) // share), stop, seen, False,
-                                 moves, bonus, False, 0, None, memory)
-            beam = searcher.run_beam(beam_width, reach, foresee, last, measure)
-            used += beam.nodes
-            if beam.result == WON_RESULT or searcher.stopped or beam.memory_full or used >= limit:
-                out = beam
-                break
+            searcher = _Searcher(state, max(1, (limit - used) // plan.share), stop, seen, False,
+                                 moves, bonus, False, plan.order, None, memory)
+            out = searcher.run_beam(plan.width, plan.reach, plan.foresee, plan.last, plan.measure)
+            used += out.nodes
+            if out.result == WON_RESULT or searcher.stopped or out.memory_full or used >= limit:
+                out.nodes = used
+                return out
         searcher = _Searcher(state, max(1, (limit - used) // (orders - order)), stop, seen, best,
                              moves, bonus, False, order, incumbent, memory, measures)
         out = searcher.run()

@@ -261,12 +261,13 @@ def test_a_familys_other_orders_are_searched_in_turn_within_the_budget(monkeypat
     solution = solve(session_of("persian-carpet", 2), nodes=1600)
     assert solution.result == "unknown" and solution.nodes <= 1600 + 104
     assert asked == list(range(QuiltState.search_orders))
-    # where the family asks for a beam, the wide beam after WIDE_AFTER orders takes what is left
-    # (here all of it: the orders after it get nothing)
+    # where the family asks for a beam, the wide beams after WIDE_AFTER orders take what is left,
+    # each searching in an order of its own, WIDE_AFTER on (here all of it: the orders' searches
+    # after them get nothing)
     asked.clear()
     solution = solve(session_of("crazy-quilt", 1), nodes=8000)
     assert solution.result == "unknown" and solution.nodes <= 8000 + 104
-    assert asked == list(range(solver.WIDE_AFTER))
+    assert asked == list(range(solver.WIDE_AFTER + len(QuiltState.wide_measures)))
     # the hint keeps to the usual order
     asked.clear()
     hint_action(session_of("crazy-quilt", 1), nodes=2000)
@@ -326,17 +327,19 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     after the first order's search of a family that asks for one (``beam_width``), and crazy-quilt
     448, unknown at the default budget without it (main at f82c337: 400,000 nodes), is won by it;
     every other family keeps its nodes to the node (the figures of f82c337 at 20,000 nodes).  Both
-    beams rank their ways by the family's forecast first; the wide beam searches its last pass
+    beams rank their ways by the family's forecast first; the wide beams search their last pass
     (WIDE_LAST nodes a position), the first beam beams it."""
     from carpet.core import solver
 
     runs = []  # (width, nodes a position, forecast first, last pass, result, nodes) of each beam
     measures = []  # the measure of progress each beam ranks by
+    orders = []  # the order of actions each beam searches its stages in
 
     def run_beam(self, width, reach=solver.BEAM_NODES, foresee=False, last=0, measure=0):
         out = plain(self, width, reach, foresee, last, measure)
         runs.append((width, reach, foresee, last, out.result, out.nodes))
         measures.append(measure)
+        orders.append(self.order)
         return out
 
     plain = solver._Searcher.run_beam
@@ -355,16 +358,20 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     assert won.nodes == DEFAULT_NODES // 8 + out.nodes
     replays_to_a_win(session, won)
     # a beam that ends without a win leaves the search's answer to the orders after it; after
-    # WIDE_AFTER orders the wide beam takes what is left, and the budget holds
+    # WIDE_AFTER orders the wide beams take what is left, and the budget holds
     runs.clear()
     measures.clear()
+    orders.clear()
     unknown = solve(session_of("crazy-quilt", 3001), nodes=20_000)
     assert unknown.result == "unknown" and unknown.nodes <= 20_000
-    assert [run[:5] for run in runs] == [
-        (100, solver.BEAM_NODES, True, 0, "unknown"),
-        (100 * solver.WIDE_FACTOR, solver.WIDE_REACH, True, solver.WIDE_LAST, "unknown")]
-    # the first beam ranks by the usual progress, the wide beam by the family's wide_measure
-    assert measures == [0, session.state.wide_measure] == [0, 1]
+    wide = session.state.wide_measures
+    assert wide == (1, 0, 1)
+    assert [run[:5] for run in runs] == [(100, solver.BEAM_NODES, True, 0, "unknown")] + [
+        (100 * solver.WIDE_FACTOR // len(wide), solver.WIDE_REACH, True, solver.WIDE_LAST, "unknown")] * len(wide)
+    # the first beam ranks by the usual progress, the wide beams by the family's wide_measures
+    # in turn, each in an order of its own, from WIDE_AFTER on
+    assert measures == [0, *wide]
+    assert orders == [0, *range(solver.WIDE_AFTER, solver.WIDE_AFTER + len(wide))]
     assert 0 < runs[0][5] <= (20_000 - 20_000 // 8) // solver.BEAM_SHARE
     # the quilt's stock games ask for a beam, Persian Carpet and the other families do not
     assert [getattr(get_game(game).new_state(parse_deal("1")), "beam_width", 0)
@@ -380,8 +387,8 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
 def test_the_wide_beam_wins_where_the_orders_searches_do_not(monkeypatch):
     """Crazy-quilt 26: order 0's search, the beam after it and orders 1 and 2 leave it unknown
     (stop 37's solver, which searched orders 3-7 instead, left it unknown at the default
-    budget); the wide beam, with all that is left, wins it in its searched last pass, in a line
-    that replays to a won game, and no order after WIDE_AFTER is searched."""
+    budget); the first of the wide beams, with its third of what is left, wins it in its searched
+    last pass, in a line that replays to a won game, and no order after WIDE_AFTER is searched."""
     from carpet.core import solver
 
     orders, beams, last_pass = [], [], []  # (last_pass: the wide beam's searches, won or not)
@@ -411,8 +418,9 @@ def test_the_wide_beam_wins_where_the_orders_searches_do_not(monkeypatch):
         won = solve(session)
     assert won.result == "won" and won.nodes <= DEFAULT_NODES
     assert orders == list(range(solver.WIDE_AFTER)) and solver.WIDE_AFTER < session.state.search_orders
-    assert beams == [(100, solver.BEAM_NODES, "unknown"), (100 * solver.WIDE_FACTOR, solver.WIDE_REACH, "won")]
-    # won in the wide beam's last pass, searched: the last search of it won, none before
+    wide = len(session.state.wide_measures)
+    assert beams == [(100, solver.BEAM_NODES, "unknown"), (100 * solver.WIDE_FACTOR // wide, solver.WIDE_REACH, "won")]
+    # won in the first wide beam's last pass, searched: the last search of it won, none before
     assert len(last_pass) > 1 and last_pass == [False] * (len(last_pass) - 1) + [True]
     replays_to_a_win(session, won)
 

@@ -489,22 +489,27 @@ class QuiltSearch(State):
 
     def progress(self, measure: int = 0) -> int:
         """How far the game has come: 4 for each card up, less 1 for each card in the quilt
-        (measure 0, everywhere the solver ranks positions); measure 1 (:data:`wide_measure`,
-        only the solver's wide beam ranks by it) counts the cards in the quilt for, not against,
+        (measure 0, everywhere the solver ranks positions); measure 1 (in :data:`wide_measures`,
+        only the solver's wide beams rank by it) counts the cards in the quilt for, not against,
         while more than :data:`_KEEP_QUILT_STOCK` cards are left to deal in the first pass and
         in the last pass."""
         if measure and (len(self.stock) > _KEEP_QUILT_STOCK or not self.redeals_left):
             return self.on_found * 4 + self.in_quilt
         return self.on_found * 4 - self.in_quilt
 
-    #: the measure of progress (:meth:`progress`) the solver's wide beam ranks its ways by.
+    #: the measures of progress (:meth:`progress`) the solver's wide beams rank their ways by, one
+    #: beam for each, each a third of the width, in an order of its own (core/solver.py).
     #: Issue 25: a win of crazy-quilt 3033 (order 4's search) redeals with 18 cards still in the
     #: quilt and 43 up, where the wide beam's positions had about 6 and 58: laying quilt cards on
-    #: the waste early (which measure 0 rewards) fixes their order for the last pass.  On the 51
-    #: deals of 3001-3600 that reach the wide beam: measure 1 (the quilt kept while more than 16
-    #: cards are to deal), 7 won that were unknown and 3 lost; the quilt kept through the whole
-    #: first pass, 4 and 4; only after 16, 0 and 1 (docs/measurements.md, stop 43)
-    wide_measure = 1
+    #: the waste early (which measure 0 rewards) fixes their order for the last pass.  One beam of
+    #: 1,000 by measure 1, on the 51 deals of 3001-3600 that reached it: 7 won that measure 0 left
+    #: unknown and 3 lost (stop 43).  Each measure wins deals the other loses, and one beam's
+    #: positions are the offspring of a few lines: on the 62 deals of 3001-3600 that the solver
+    #: took past 150,000 nodes, three beams of 333 by measures 1, 0 and 1, in orders 3, 4 and 5,
+    #: won 7 that the one beam left unknown, 2 of them never won before by anything, and lost 2
+    #: (two beams of 500 by measure 1: 7 and 3; three: 7 and 4; four of 250: 7 and 6;
+    #: docs/measurements.md, stop 44)
+    wide_measures = (1, 0, 1)
 
     @property
     def guide_share(self) -> int:
