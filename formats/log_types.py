@@ -27,7 +27,9 @@ NUMBERING = "pysol"
 STATUSES = ("playing", "won", "lost")
 NUMBERINGS = ("pysol", "position")  #: binary code = index; "position": the deal is a position's text
 
-Count = Annotated[int, msgspec.Meta(ge=0)]
+_SIGNED = 2**63 - 1  #: the largest magnitude of a number in a header or summary (what every form holds)
+Count = Annotated[int, msgspec.Meta(ge=0, le=_SIGNED)]
+Signed = Annotated[int, msgspec.Meta(ge=-_SIGNED, le=_SIGNED)]
 ClockMs = Annotated[int, msgspec.Meta(ge=0, le=CLOCK_LIMIT)]
 
 
@@ -58,16 +60,16 @@ class Summary(msgspec.Struct, forbid_unknown_fields=False):
     """What the events come to; ``verify`` re-plays the events and compares (docs/format.md, "Summary")."""
 
     status: Annotated[str, _doc('"playing", "won" or "lost"')]
-    score: Annotated[int, _doc("the score, win bonus included")]
+    score: Annotated[Signed, _doc("the score, win bonus included")]
     moves: Annotated[Count, _doc("counted moves of the attempt")]
-    redeals_left: Annotated[int | None, _doc("redeals left; null where they are unlimited")]
+    redeals_left: Annotated[Signed | None, _doc("redeals left; null where they are unlimited")]
     elapsed_ms: Annotated[ClockMs, _doc("the clock of the attempt at its last event")]
     position: Annotated[str, _doc("digest of the final position: 16 hex digits in version 1, 8 in version 2",
                                   pattern=_HEX8_16)]
     digest: Annotated[str, _doc("digest of the log: 32 hex digits in version 1, 16 in version 2",
                                 pattern="^([0-9a-f]{16}|[0-9a-f]{32})$")]
     clock_jumps: Annotated[Count, _doc("clock steps recorded as zero elapsed time (version 2)")] = 0
-    clock_skipped_ms: Annotated[int, _doc("wall time left out of the clock in all (version 2)")] = 0
+    clock_skipped_ms: Annotated[Signed, _doc("wall time left out of the clock in all (version 2)")] = 0
 
 
 class Log(msgspec.Struct):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from typing import Annotated
 
 import msgspec
 
@@ -18,7 +19,7 @@ from carpet.core import CarpetError, GAMES, Variant, get_game
 from carpet.core.game import FIRST_ACTION, RESTART
 from carpet.core.session import CLOCK_LIMIT, Events
 
-from .log_types import (FORMAT, VERSION, ClockMs, Count, Header, Log, LogError, Summary, _as_events, _bad,
+from .log_types import (FORMAT, VERSION, ClockMs, Count, Header, Log, LogError, Signed, Summary, _as_events, _bad,
                         _check_header, _created_ms, _hex_bytes, _newer, _short)
 
 try:  # the C module hashlib itself wraps: no OpenSSL loaded for a digest
@@ -26,29 +27,30 @@ try:  # the C module hashlib itself wraps: no OpenSSL loaded for a digest
 except ImportError:  # pragma: no cover - every CPython has it
     from hashlib import blake2b
 
-Packed = Count  # MessagePack integers stop at 2^64 - 1 by themselves
+Packed = Annotated[int, msgspec.Meta(ge=0)]  # MessagePack integers stop at 2^64 - 1 by themselves
 
 
 # --- version 1 as it was written -------------------------------------------------------
 class _SummaryV1(msgspec.Struct):
     status: str
-    score: int
+    score: Signed
     moves: Count
-    redeals_left: int | None
+    redeals_left: Signed | None
     elapsed_ms: ClockMs
     position: str
     digest: str
 
 
-class _BinaryHeaderV1(Header, array_like=True):
+# (version 1 is what it was: nothing after its fields, so nothing a decoder skips, however deep)
+class _BinaryHeaderV1(Header, array_like=True, forbid_unknown_fields=True):
     pass
 
 
-class _BinarySummaryV1(_SummaryV1, array_like=True):
+class _BinarySummaryV1(_SummaryV1, array_like=True, forbid_unknown_fields=True):
     pass
 
 
-class _BinaryV1(msgspec.Struct, array_like=True):
+class _BinaryV1(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
     header: _BinaryHeaderV1
     events: list[Packed]
     summary: _BinarySummaryV1
@@ -92,6 +94,8 @@ class _Decoders:
             "mp_v1": lambda: msgspec.msgpack.Decoder(_BinaryV1),
             "json_head": lambda: msgspec.json.Decoder(_JsonHead),
             "json_events": lambda: msgspec.json.Decoder(list[tuple[str, ClockMs]]),
+            "json_keys": lambda: msgspec.json.Decoder(dict[str, msgspec.Raw]),
+            "json_items": lambda: msgspec.json.Decoder(list[msgspec.Raw]),
         }[name]()
         setattr(self, name, made)
         return made
@@ -154,13 +158,66 @@ class PackedEvents(Events):
         super().__setitem__(index, event)
 
 
+# --- the shape of a JSON document, checked before msgspec reads it ----------------------------
+#: a JSON string (its escapes skipped whole), and the bytes of a document that are not its structure
+_JSON_STRING = rb'"[^"\\]*(?:\\.[^"\\]*)*"'
+_NOT_STRUCTURE = bytes(sorted(set(range(256)) - set(b'"[]{}:')))
+#: an array or object with nothing nested in it, once strings are one quote and all but the structure gone
+_INNERMOST = rb'\[[":]*\]|\{[":]*\}'
+#: the deepest a JSON log nests: the document, its events, an event
+JSON_DEPTH = 3
+
+
+def check_json_shape(data: bytes) -> None:
+    """Refuse a JSON document nested deeper than :data:`JSON_DEPTH` or holding a key twice in an
+    object, before a decoder meets it (msgspec recurses into what it skips, and keeps the last of
+    two equal keys where another reader may keep the first).  Strings are folded to one quote and
+    all but the structure dropped (``bytes.translate``), then the innermost arrays and objects
+    removed three times: a document left with brackets is deeper; the keys (a string then ``:``)
+    are counted and compared with those the objects hold once read."""
+    shape = re.sub(_JSON_STRING, b'"', data).translate(None, _NOT_STRUCTURE)
+    keys = shape.count(b'":')
+    for _ in range(JSON_DEPTH):
+        shape = re.sub(_INNERMOST, b"", shape)
+    if b"[" in shape or b"{" in shape:
+        if shape.count(b"[") == shape.count(b"]") and shape.count(b"{") == shape.count(b"}"):
+            raise _bad(f"nested deeper than the {JSON_DEPTH} levels of a carpet log")
+        return  # brackets that do not pair: not JSON, which the decoder says (a deep one caught there)
+    try:
+        held = _held_keys(data)
+    except (msgspec.DecodeError, RecursionError):
+        return  # not JSON: the decoder says where
+    if held != keys:
+        raise _bad("a key given twice in one JSON object (a carpet log names each field once)")
+
+
+def _held_keys(raw: bytes) -> int:
+    """The keys of every object in a JSON value, each counted once (an array with no object not read)."""
+    raw = raw.strip()
+    if raw[:1] == b"{":
+        fields = _decoders.json_keys.decode(raw)
+        return len(fields) + sum(_held_keys(bytes(value)) for value in fields.values())
+    if raw[:1] == b"[" and b"{" in raw:
+        return sum(_held_keys(bytes(value)) for value in _decoders.json_items.decode(raw))
+    return 0
+
+
+def _peek(data: bytes, as_json: bool):
+    """The header's format, version and game, read first for the clearest refusal."""
+    try:
+        return (_decoders.json_peek if as_json else _decoders.mp_peek).decode(data)
+    except msgspec.DecodeError as exc:
+        raise _bad(f"not a carpet log, or truncated/corrupt ({_short(exc)})") from None
+    except RecursionError:  # (a MessagePack value nested past what the decoder walks)
+        raise _bad("nested deeper than a carpet log") from None
+
+
 def decode_tree(data: bytes, as_json: bool) -> Log:
     """A version-1 binary log (``as_json`` False) or a JSON log of either version -> Log: its
     header and summary as the schema says, its events as actions of its game."""
-    try:
-        peek = (_decoders.json_peek if as_json else _decoders.mp_peek).decode(data)
-    except msgspec.DecodeError as exc:
-        raise _bad(f"not a carpet log, or truncated/corrupt ({_short(exc)})") from None
+    if as_json:
+        check_json_shape(data)
+    peek = _peek(data, as_json)
     if peek.header.format != FORMAT:
         raise _bad(f"not a carpet log (format {peek.header.format[:40]!r})")
     if peek.header.version > VERSION:

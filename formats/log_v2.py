@@ -19,7 +19,7 @@ from operator import and_, lshift, or_, rshift
 from carpet.core import GAMES, Variant
 from carpet.core.game import RESTART
 from carpet.core.numbering import MS_LIMIT, MS_PLAIN_LIMIT, MT_LIMIT, Deal, make_deal
-from carpet.core.session import Events
+from carpet.core.session import CLOCK_LIMIT, Events
 
 from .log_types import (FORMAT, NUMBERINGS, RULES_VERSION, STATUSES, VERSION, Header, LogError, Summary, _bad,
                         _check_header, _created_ms, _header_deal, _hex_bytes, _newer, created_text)
@@ -247,7 +247,10 @@ def _escapes(r: _Reader, codes, deltas: array, code_max: int,
                 raise _bad(f"corrupt log (event {i + 1}: an escaped code, {code}, below {code_max})")
             values.append(code)
         if i in delta_at:
-            deltas[i], pos = _varint_at(data, pos, end, "clock delta")
+            delta, pos = _varint_at(data, pos, end, "clock delta")
+            if delta > CLOCK_LIMIT:
+                raise _bad(f"corrupt log (event {i + 1}: a clock delta beyond 2^40 ms)")
+            deltas[i] = delta
     r.pos = pos
     meta = codes
     if values:
@@ -393,46 +396,69 @@ def _varint_at(data: bytes, pos: int, stop: int, what: str) -> tuple[int, int]:
             raise _bad(f"truncated log ({what})")
         byte = data[pos]
         pos += 1
+        if shift == 63 and byte > 1:  # the tenth byte holds the 64th bit alone
+            raise _bad(f"corrupt log ({what}: number beyond 64 bits)")
         value |= (byte & 0x7F) << shift
         if byte < 0x80:
             break
         shift += 7
-        if shift > 63:
-            raise _bad(f"corrupt log ({what}: number too long)")
     if byte == 0 and shift:
         raise _bad(f"corrupt log ({what}: number not in its shortest form)")
     return value, pos
 
 
 _TOOLS: dict[bytes, str] = {}  # the three bytes of a tool "carpet M.m.p" -> its text (the same few in every log)
+#: the largest magnitude of a summary number (what the schema and the text form hold)
+_SIGNED = 2**63 - 1
 
 
 def decode_v2_binary(data: bytes) -> tuple[Header, Summary, Variant, bytes | bytearray | array, array,
                                            bytes | bytearray, Deal | None]:
     """A version-2 binary log's header, summary, game, event planes (codes, deltas, meta as
-    :func:`unpack_planes` gives them) and deal, its digest checked on the bytes.
+    :func:`unpack_planes` gives them) and deal.
 
-    One pass, front to back: each field of the header and the summary is taken in its one-byte form
-    where it has one (as in the logs ``play`` writes: these rules, a known game, a tool "carpet M.m.p",
-    small numbers) and as a varint otherwise, so that every log is parsed once whatever its shape."""
+    The version is read first (a newer one is refused as such), then the digest checked on the
+    bytes, before any other field is read: a damaged log is refused as damaged, whatever its
+    fields came to hold.  Then one pass, front to back: each field of the header and the summary
+    is taken in its one-byte form where it has one (as in the logs ``play`` writes: these rules,
+    a known game, a tool "carpet M.m.p", small numbers) and as a varint otherwise, each number
+    bounded by its field before it is used."""
     start, end = _unext(data)
     if end - start < 8:
         raise _bad("truncated log")
     stop = end - 8
-    # the header: version, game code and rules, as a rule one byte each (docs/format.md)
-    head = data[start:start + 3]
-    if len(head) == 3 and head[0] < 0x80 and head[1] and head[2] < 0x80:
-        version, code, rules_numbering = head
-        pos = start + 3
-    else:
-        version, pos = _varint_at(data, start, stop, "version")
-        code = None
+    version = data[start] if data[start] < 0x80 else _varint_at(data, start, stop, "version")[0]
     if version != 2:
         if version > VERSION:
             raise _newer(version)
         raise _bad(f"bad log version {version}")
-    if code is None:
-        r = _Reader(data, pos, stop)
+    digest = data[stop:end]
+    if _digest_v2(data[start:stop]) != digest:
+        raise LogError("digest mismatch: the log was edited or corrupted", unreadable=False)
+    game, rules, numbering, deal_value, start_text, layout, created, tool, pos = _header_v2(data, start, stop)
+    n, pos = _varint_at(data, pos, stop, "events")
+    if n > end - start:
+        raise _bad("corrupt log (more events than bytes)")
+    r = _Reader(data, pos, stop)
+    codes, deltas, meta = unpack_planes(r, n)
+    summary = _summary_v2(data, r.pos, stop, digest.hex())
+    deal = start_text if start_text is not None else f"ms{deal_value >> 1}" if deal_value & 1 else str(deal_value >> 1)
+    header = Header(FORMAT, 2, game, rules, NUMBERINGS[numbering], deal, layout, created_text(created), tool)
+    if rules != RULES_VERSION:  # _check_header
+        _check_header(header)
+    made = _header_deal(deal, NUMBERINGS[numbering]) if start_text is not None else _deal_of(deal_value)
+    return header, summary, GAMES[game], codes, deltas, meta, made
+
+
+def _header_v2(data: bytes, start: int, stop: int) -> tuple:
+    """The header's fields after the version: (game, rules, numbering, deal value, position text or
+    None, layout, creation ms, tool, the position after them)."""
+    head = data[start:start + 3]  # version, game code and rules: as a rule one byte each (docs/format.md)
+    if len(head) == 3 and head[0] < 0x80 and head[1] and head[2] < 0x80:
+        _, code, rules_numbering = head
+        pos = start + 3
+    else:
+        r = _Reader(data, _varint_at(data, start, stop, "version")[1], stop)
         code = r.take(1, "game")[0]
         game = None if code else r.take(r.varint("game"), "game").decode("utf-8", "replace")
         rules_numbering = r.varint("rules")
@@ -443,7 +469,7 @@ def decode_v2_binary(data: bytes) -> tuple[Header, Summary, Variant, bytes | byt
             raise _bad(f"unknown game (code {code}) in log")
     if game not in GAMES:
         raise _bad(f"unknown game {game[:40]!r} in log")
-    rules, numbering = rules_numbering >> 2, rules_numbering & 3
+    numbering = rules_numbering & 3
     if numbering >= len(NUMBERINGS):
         raise _bad(f"unknown numbering (code {numbering})")
     deal_value, pos = _varint_at(data, pos, stop, "deal")
@@ -470,12 +496,12 @@ def decode_v2_binary(data: bytes) -> tuple[Header, Summary, Variant, bytes | byt
         r = _Reader(data, pos, stop)
         tool = _get_tool(r)
         pos = r.pos
-    n, pos = _varint_at(data, pos, stop, "events")
-    if n > end - start:
-        raise _bad("corrupt log (more events than bytes)")
-    r = _Reader(data, pos, stop)
-    codes, deltas, meta = unpack_planes(r, n)
-    pos = r.pos
+    return game, rules_numbering >> 2, numbering, deal_value, start_text, layout, created, tool, pos
+
+
+def _summary_v2(data: bytes, pos: int, stop: int, digest: str) -> Summary:
+    """The summary after the events, every number within its field's bounds; the position digest
+    ends the payload."""
     if pos >= stop:
         raise _bad("truncated log (status)")
     status = data[pos]
@@ -498,21 +524,14 @@ def decode_v2_binary(data: bytes) -> tuple[Header, Summary, Variant, bytes | byt
         if not skipped:
             raise _bad("corrupt log (clock skipped)")
     jumps >>= 1
+    score, left = _unzigzag(score), None if left == 0 else _unzigzag(left - 1)
+    if max(abs(score), moves, abs(left or 0), jumps, abs(skipped)) > _SIGNED or elapsed > CLOCK_LIMIT:
+        raise _bad("corrupt log (a summary number beyond its field's range)")
     if pos + 4 > stop:
         raise _bad("truncated log (position)")
     if pos + 4 != stop:
         raise _bad("corrupt log (bytes after the summary)")
-    digest = data[stop:end]
-    if _digest_v2(data[start:stop]) != digest:
-        raise LogError("digest mismatch: the log was edited or corrupted", unreadable=False)
-    deal = start_text if start_text is not None else f"ms{deal_value >> 1}" if deal_value & 1 else str(deal_value >> 1)
-    header = Header(FORMAT, 2, game, rules, NUMBERINGS[numbering], deal, layout, created_text(created), tool)
-    summary = Summary(STATUSES[status], _unzigzag(score), moves, None if left == 0 else _unzigzag(left - 1), elapsed,
-                      data[pos:stop].hex(), digest.hex(), jumps, skipped)
-    if rules != RULES_VERSION:  # _check_header
-        _check_header(header)
-    made = _header_deal(deal, NUMBERINGS[numbering]) if start_text is not None else _deal_of(deal_value)
-    return header, summary, GAMES[game], codes, deltas, meta, made
+    return Summary(STATUSES[status], score, moves, left, elapsed, data[pos:stop].hex(), digest, jumps, skipped)
 
 
 def _deal_of(value: int) -> Deal | None:

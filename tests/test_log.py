@@ -111,11 +111,18 @@ def test_newer_version_and_unknown_game_are_unsupported(version):
     with pytest.raises(LogError, match="unknown game 'klondike'"):
         decode(data)
     if version == 2:  # the binary form names kovrik by its code (1): an unknown code is refused
+        from carpet.formats import log_v2
+
         data = bytearray(encode(log))
         assert data[4] == 1
         data[4] = 99
-        with pytest.raises(LogError, match="unknown game"):
+        with pytest.raises(LogError, match="digest mismatch") as info:  # the digest is checked first
             decode(bytes(data))
+        assert not info.value.unreadable
+        start, end = log_v2._unext(bytes(data))
+        payload = bytes(data[start:end - 8])
+        with pytest.raises(LogError, match="unknown game"):  # sealed again: the field itself is refused
+            decode(log_v2._ext(payload + log_v2._digest_v2(payload)))
 
 
 @pytest.mark.parametrize("data", [b"", b"   ", b"\x00\x01", b"{}", b"[]", b"{\"header\": 5}", b"\x93\x01\x02\x03",
@@ -469,13 +476,19 @@ def test_an_escaped_code_below_its_field_is_refused(monkeypatch):
 
 
 @pytest.mark.parametrize("game", ("carpet", "kovrik", "persian-carpet"))
-@pytest.mark.parametrize("value", (70_000, 2**40, 2**64 + 5))
+@pytest.mark.parametrize("value", (70_000, 2**40, 2**64 - 1, 2**64 + 5))
 def test_an_escaped_code_past_every_action_is_an_illegal_event(game, value, monkeypatch):
-    """Codes of any size name no action past the last: refused at their event as illegal, in
-    the words of any code that names no action (a code of 2^32 and more made an internal error)."""
+    """Codes of any size a varint holds (64 bits) name no action past the last: refused at their
+    event as illegal, in the words of any code that names no action (a code of 2^32 and more made
+    an internal error); a varint beyond 64 bits is refused as corrupt, exit 2."""
     from carpet.formats import check
 
     data = _with_last_code_escaped(game, value, monkeypatch)
+    if value >= 2**64:
+        with pytest.raises(LogError, match=r"^corrupt log \(event code: number beyond 64 bits\)$") as refused:
+            check(data)
+        assert refused.value.unreadable
+        return
     with pytest.raises(LogError, match=rf"^event \d+: illegal: no such {game} action here \(code {value}\)$") \
             as refused:
         check(data)
