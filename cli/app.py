@@ -219,7 +219,7 @@ def _quiet_stdout() -> None:
 def _error(line: str) -> None:
     if sys.stderr is None:  # started with stderr closed: the exit code says it
         return
-    with contextlib.suppress(OSError):  # stderr gone too (2>&1 | head)
+    with contextlib.suppress(OSError, ValueError):  # stderr gone too (2>&1 | head), or full (2>/dev/full)
         print(outcome.one_line(line), file=sys.stderr)
 
 

@@ -60,8 +60,10 @@ def say(text: str) -> None:
 
 
 def _to_stderr(line: str) -> None:
-    if sys.stderr is not None:  # None when started with stderr closed
-        with contextlib.suppress(BrokenPipeError):
+    """The line on stderr, or nowhere: stderr closed (None), gone (a closed pipe) or failing (a full
+    disk, ``2>/dev/full``) loses the line, never the command's exit code."""
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError, ValueError):
             print(line, file=sys.stderr)
 
 
