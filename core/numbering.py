@@ -158,26 +158,45 @@ class MicrosoftRandom:
 class TwisterRandom:
     """Python's Mersenne Twister, used only through its stable int seeding and random().
 
-    Its state is kept as the number of draws since seeding: a plain int is cheap to
-    save with every undo step, and the generator is wound forward (or re-seeded and
-    wound) to bring a saved state back.
+    Its state is kept as the number of draws since seeding (a draw: one ``random()``, two 32-bit
+    outputs of the twister): a plain int is cheap to save with every undo step and to write in a
+    position (``g:mt.SEED.DRAWS``).  The twister itself is made at the first draw, wound there by
+    bulk outputs (``getrandbits``: a C loop, not a Python one a draw), and its state at that count
+    is kept, so that a saved state is brought back from there (an undo, the solver's every step
+    back) and not wound again from the seed: reading a generator costs nothing until it draws,
+    and going back costs no more than the draws made since it was first used.
     """
 
-    __slots__ = ("_mt", "_seed", "draws")
+    __slots__ = ("_mt", "_seed", "draws", "_base")
 
-    def __init__(self, seed: int) -> None:
-        from random import Random  # imported here: a command that deals no such number never loads it
-
+    def __init__(self, seed: int, draws: int = 0) -> None:
         self._seed = seed
-        self._mt = Random(seed)
-        self.draws = 0
+        self.draws = draws
+        self._mt = None  # made at the first draw (:meth:`_twister`)
+        self._base: tuple | None = None  # (draws, twister state) where it was first made
+
+    def _twister(self):
+        mt = self._mt
+        if mt is None:
+            from random import Random  # imported here: a command that deals no such number never loads it
+
+            mt = Random(self._seed)
+            if self._base is None or self._base[0] > self.draws:
+                _wind(mt, self.draws)
+                self._base = (self.draws, mt.getstate())
+            else:
+                mt.setstate(self._base[1])
+                _wind(mt, self.draws - self._base[0])
+            self._mt = mt
+        return mt
 
     def randint(self, a: int, b: int) -> int:
+        value = self._twister().random()
         self.draws += 1
-        return a + int(self._mt.random() * (b - a + 1))
+        return a + int(value * (b - a + 1))
 
     def shuffle(self, items: list) -> None:
-        rand = self._mt.random
+        rand = self._twister().random
         for n in range(len(items) - 1, 0, -1):
             j = int(rand() * (n + 1))
             items[n], items[j] = items[j], items[n]
@@ -187,13 +206,19 @@ class TwisterRandom:
         return self.draws
 
     def setstate(self, draws: int) -> None:
-        if draws < self.draws:
-            self._mt = type(self._mt)(self._seed)
-            self.draws = 0
-        rand = self._mt.random
-        for _ in range(draws - self.draws):
-            rand()
+        if draws > self.draws and self._mt is not None:
+            _wind(self._mt, draws - self.draws)
+        elif draws != self.draws:
+            self._mt = None  # made again at the next draw, from where it was first made
         self.draws = draws
+
+
+def _wind(mt, draws: int) -> None:
+    """``draws`` calls of ``mt.random()`` (two 32-bit outputs each), made as bulk outputs."""
+    while draws > 0:
+        step = min(draws, 1 << 14)
+        mt.getrandbits(64 * step)
+        draws -= step
 
 
 def shuffle(items: list, rng: "MicrosoftRandom | TwisterRandom") -> None:

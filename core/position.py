@@ -22,7 +22,7 @@ from typing import Callable, Iterable
 
 from .cards import CODES, RANKS, SUITS
 from .errors import CarpetError
-from .game import State, Variant
+from .game import WON, State, Variant
 
 EMPTY = -1  #: ``..``: an empty place
 UNSEEN = -2  #: ``??``: a face-down card the player has not seen
@@ -134,7 +134,10 @@ def read(text: str) -> Position:
                           f"see carpet games)") from None
     if len(words) < 2:
         raise BadPosition(f"a {variant.id} position needs its cells after the game id")
-    return _family(variant).read(variant, words[1], _named_fields(variant, words[2:]))
+    position = _family(variant).read(variant, words[1], _named_fields(variant, words[2:]))
+    if not position.unseen and position.state().status == WON:
+        raise BadPosition(f"the {variant.id} game is already won there: a position is one to play from")
+    return position
 
 
 def _named_fields(variant: Variant, words: list[str]) -> dict[str, str]:
@@ -282,7 +285,9 @@ def fill_unseen(cards: list[int], order: tuple[int, ...]) -> list[int]:
 # --- the generator (grid games whose redeals shuffle) -----------------------------------------
 def read_generator(value: str, field: str = "g"):
     """``ms.X.H`` (the Microsoft generator in state x = X, high = H) or ``mt.S.D`` (the Mersenne
-    Twister seeded with S, D draws made) -> a generator in that state."""
+    Twister seeded with S, D draws made) -> a generator in that state.  D is bounded (10^7, a
+    tenth of a second of CPU to wind at the first draw) but not by the game: a game whose redeals
+    are unlimited (kovrik-shuffle), or draw until their spaces differ (spaces), reaches any D."""
     from .numbering import MS_LIMIT, MicrosoftRandom, TwisterRandom
 
     kind, *numbers = value.lower().split(".")
@@ -298,9 +303,7 @@ def read_generator(value: str, field: str = "g"):
         return rng
     if a >= 1 << 64 or b > 10**7:
         raise BadPosition(f"field {field}: the Mersenne Twister's seed is below 2^64 and its draws at most 10^7")
-    rng = TwisterRandom(a)
-    rng.setstate(b)
-    return rng
+    return TwisterRandom(a, b)  # (wound at its first draw, in bulk: reading it costs nothing)
 
 
 def write_generator(rng) -> str:

@@ -95,7 +95,10 @@ def test_a_generator_left_out_is_seeded_by_the_text():
     bare = " ".join(f for f in text.split(" ") if not f.startswith("g:"))
     first, second = read(bare), read(bare)
     assert first.text == second.text and " g:mt." in first.text
-    other = read(bare.replace("p:0", "p:10"))  # another text: another generator
+    moved = GAMES["kovrik-shuffle"].new_state(parse_deal("5"))
+    moved.apply(moved.card_moves()[0])
+    other = read(" ".join(f for f in write(moved).split(" ") if not f.startswith("g:")))  # another text: another generator
+    assert other.text.split(" g:")[0] != first.text.split(" g:")[0]
     assert other.text.split(" g:")[1].split(" ")[0] != first.text.split(" g:")[1].split(" ")[0]
     a, b = first.state(), second.state()
     a.apply(3)  # redeal

@@ -90,9 +90,19 @@ def _made(variant: GridVariant, cells: list[int], used: int, points: int | None,
     state._index()
     state._find_prefixes()  # (scores each prefix as the rules do)
     if points is not None:
+        _reachable_score(variant, state.prefix, points)
         state.score = points
     state.update_status()
     return state
+
+
+def _reachable_score(variant: GridVariant, prefix: list[int], points: int) -> None:
+    """``p:`` within what the cards allow: every point comes with a card joining a row's prefix,
+    at most the move's points and the card's for each (the prefixes of these games never shrink)."""
+    most = (variant.move_points + variant.card_points) * sum(prefix)
+    if points > most:
+        raise BadPosition(f"field p: {points} is more than the prefixes' {sum(prefix)} cards allow ({most}: "
+                          f"{variant.move_points + variant.card_points} at most for each card that joined one)")
 
 
 __all__ = ["read", "write"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from carpet.core.position import (EMPTY, BadPosition, Position, count_cards, fill_unseen, read_cards, read_count,
                        read_rows, take_fields, write_cards, write_rows)
-from .board import CELLS, COLS, DOWN, DOWN_BASES, PILE_NEED, RESERVES, ROWS, UP, UP_BASES, cell_name
+from .board import CELLS, COLS, DOWN, DOWN_BASES, PILE_NEED, RESERVES, ROWS, UP, UP_BASES, adjacent, cell_name
 from .rules import QuiltState
 from .variants import QuiltVariant
 
@@ -58,6 +58,8 @@ def read(variant: QuiltVariant, cells_text: str, fields: dict[str, str]) -> Posi
         if len(parts) != RESERVES:
             raise BadPosition(f"field res: {RESERVES} reserves separated by /, not {len(parts)}")
         reserves = [read_cards(part, f"reserve {k + 1}") for k, part in enumerate(parts)]
+        for k, pile in enumerate(reserves):
+            _reachable_reserve(pile, k)
     else:
         stock = read_cards(got["s"], "the stock (s:)", unseen=True)
         waste = read_cards(got["w"], "the waste (w:)")
@@ -82,6 +84,21 @@ def read(variant: QuiltVariant, cells_text: str, fields: dict[str, str]) -> Posi
     if unseen:  # the stock as given: the order of the cards ?? stands for is not known
         text = " ".join(f"s:{write_cards(stock)}" if f.startswith("s:") else f for f in text.split(" "))
     return Position(variant, text, unseen, make)
+
+
+#: the cards the deal gives each reserve (the 32 cards left after the quilt, one to each in turn)
+_DEALT = 4
+
+
+def _reachable_reserve(pile: list[int], k: int) -> None:
+    """A reserve as play can leave it: what the deal gave it (at most :data:`_DEALT` cards, from the
+    bottom), then cards each laid onto the one below by the rules (same suit, one rank apart);
+    so every card above the fourth is such a card.  A reserve of 32 cards is refused here."""
+    for i in range(_DEALT, len(pile)):
+        if not adjacent(pile[i], pile[i - 1]):
+            raise BadPosition(f"reserve {k + 1}: no play leaves {len(pile)} cards there with its card {i + 1} "
+                              f"on one that is not of its suit and one rank apart (the deal gives a reserve "
+                              f"{_DEALT} cards; only such cards go onto them)")
 
 
 def _pile(text: str, field: str, first: int) -> list[list[int]]:
