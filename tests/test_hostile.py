@@ -279,3 +279,11 @@ def test_a_game_already_won_is_refused_as_a_position(tmp_path):
         read(write(session.state))
     result = run("moves", "--position", write(session.state))
     assert result.exit_code == 2 and "already won" in result.stderr
+
+
+@pytest.mark.parametrize("extra", [b'"x":[1,"a\\"]b"]', b'"x":{"a":1,"b":null}', b'"x":{}', b'"x":"{[[[["'])
+def test_unknown_fields_within_three_levels_are_read(extra):
+    """A field this reader does not know, within the format's depth, is ignored, as before."""
+    for part in (b'"header":{', b'"summary":{'):
+        log, _ = check(JSON2.replace(part, part + extra + b",", 1))
+        assert log.summary.status == "won"
