@@ -30,10 +30,10 @@ from array import array
 
 from carpet.core import CarpetError, GAMES, __version__, get_game, parse_deal
 from carpet.core.game import RESTART
-from carpet.core.session import CLOCK_LIMIT, Events
+from carpet.core.session import CLOCK_LIMIT, Events, deal_state
 
 from .log_types import (FORMAT, NUMBERING, NUMBERINGS, RULES_VERSION, STATUSES, VERSION, Header, Log, LogError, Summary,
-                        _created_ms, _hex_bytes, digest_text)
+                        _created_ms, _header_deal, _hex_bytes, digest_text)
 from .log_verify import record, replay, verify
 
 #: tag name -> (part, field, kind); in this order; all required in a sealed game (one with a Digest)
@@ -418,10 +418,11 @@ def _seal(tags: _Tags, header: dict, summary: dict, events: Events, where: _Wher
     from carpet.core import Session
 
     variant = get_game(header["game"])
-    fresh = variant.new_state(parse_deal(header["deal"]))
+    fresh = deal_state(variant, _header_deal(header["deal"], header["numbering"]))  # a number or a position
     layout = digest_text(fresh, VERSION)
     if header.setdefault("layout", layout) != layout:
-        raise tags.fail("Layout", f"initial layout digest {header['layout']} does not match deal {header['deal']} "
+        where = f"deal {header['deal']}" if header["numbering"] == NUMBERING else "its starting position"
+        raise tags.fail("Layout", f"initial layout digest {header['layout']} does not match {where} "
                                   f"of {variant.id} ({layout})", unreadable=False)
     head = Header(**header)
     try:

@@ -287,3 +287,14 @@ def test_unknown_fields_within_three_levels_are_read(extra):
     for part in (b'"header":{', b'"summary":{'):
         log, _ = check(JSON2.replace(part, part + extra + b",", 1))
         assert log.summary.status == "won"
+
+
+def test_a_text_game_written_by_hand_from_a_position_is_sealed():
+    """No Digest tag, numbering "position": read and sealed (it was an error of another kind than a
+    log's, out of formats.check)."""
+    data = (FIXTURES / "carpet-foster-from-position.carpet.txt").read_bytes()
+    hand = b"\n".join(line for line in data.split(b"\n") if not line.startswith(b"[Digest"))
+    log, _ = check(hand)
+    assert not log.sealed and log.header.numbering == "position" and log.summary.status == "won"
+    with pytest.raises(LogError, match="layout digest 00000000 does not match its starting position"):
+        check(hand.replace(b'[Layout "7aac29bf"]', b'[Layout "00000000"]'))
