@@ -189,6 +189,8 @@ def read_results(path: Path, reading: Reading | None = None) -> Iterator[DealRes
                 result = _decoder.decode(line)
             except msgspec.ValidationError as exc:  # well-formed JSON, but not a result
                 raise ResultsError(f"{path} line {number}: not a survey result ({_why(exc)})") from None
+            except RecursionError:  # a field the decoder skips, nested past what it walks
+                raise ResultsError(f"{path} line {number}: not a survey result line (nested too deep)") from None
             except msgspec.DecodeError as exc:
                 if not whole and _fragment(line):
                     reading.torn_tail = True  # killed mid-write: the last line, cut short

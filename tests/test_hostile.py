@@ -298,3 +298,12 @@ def test_a_text_game_written_by_hand_from_a_position_is_sealed():
     assert not log.sealed and log.header.numbering == "position" and log.summary.status == "won"
     with pytest.raises(LogError, match="layout digest 00000000 does not match its starting position"):
         check(hand.replace(b'[Layout "7aac29bf"]', b'[Layout "00000000"]'))
+
+
+def test_a_survey_results_line_nested_deep_is_refused(tmp_path):
+    from carpet.formats.survey import ResultsError, read_results
+
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(b'{"deal":1,"x":' + _deep(5000) + b"}\n")
+    with pytest.raises(ResultsError, match="nested too deep"):
+        list(read_results(path))
