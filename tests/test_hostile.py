@@ -307,3 +307,20 @@ def test_a_survey_results_line_nested_deep_is_refused(tmp_path):
     path.write_bytes(b'{"deal":1,"x":' + _deep(5000) + b"}\n")
     with pytest.raises(ResultsError, match="nested too deep"):
         list(read_results(path))
+
+
+def test_the_pytest_plugin_fails_each_hostile_game_as_a_test(pytester):
+    """One failed item a hostile file, never an internal error or a collection error."""
+    folder = pytester.path / "games"
+    folder.mkdir()
+    names = []
+    for i, name in enumerate(sorted(HOSTILE)):
+        file_name = f"{i}-{HOSTILE[name][0]}"
+        (folder / file_name).write_bytes(HOSTILE[name][1])
+        names.append(file_name)
+    (folder / "good.carpet").write_bytes(V1)
+    pytester.makeini("[pytest]\ncarpet_games = games\n")
+    result = pytester.runpytest("-q", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
+    result.assert_outcomes(passed=1, failed=len(names))
+    assert "INTERNALERROR" not in result.stdout.str()
