@@ -15,6 +15,7 @@ otherwise cost n replays of the log).
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import NamedTuple
 
@@ -27,9 +28,15 @@ from . import clock
 from .common import load, log_lock, writing
 
 
+@contextlib.contextmanager
 def writer(file: Path):
-    """The log's lock for play, waited for (cli/common.py ``log_lock``)."""
-    return log_lock(file)
+    """The log's lock for play, waited for (cli/common.py ``log_lock``); a log that could not be
+    written back (read-only, another user's link...) refused before anything is played."""
+    from carpet.formats.files import check_target
+
+    with log_lock(file) as held:
+        check_target(file)
+        yield held
 
 
 class Played(NamedTuple):
