@@ -10,6 +10,10 @@ arrived, one write a batch), in each form of the log (``--forms``).
 
     nice python benchmarks/play_pipe.py --actions 20000 --rounds 5
 
+``--driven N`` also times a program that sends N actions one line at a time, each after the
+answer to the one before (``play FILE - --json``): one write an action, so its cost grows with
+the log (each write is the whole file), but no action is re-played.
+
 One command line holds the actions whole: 20,000 of them are about 150 KB of arguments, well
 within ARG_MAX (2 MB on Linux; checked below).
 """
@@ -48,11 +52,28 @@ def actions_of(log_path: Path) -> list[int]:
     return list(verify(read_log(log_path)).events.actions)
 
 
+def driven(carpet: str, log: Path, actions: list[str]) -> float:
+    """The CPU time of ``play FILE - --json`` driven line by line, each line sent after the last answer."""
+    before = child_cpu()
+    pipe = subprocess.Popen([carpet, "play", str(log), "-", "--json"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+    for action in actions:
+        pipe.stdin.write(action + "\n")
+        pipe.stdin.flush()
+        if not pipe.stdout.readline():
+            raise SystemExit(f"no answer: {pipe.stderr.read()[:300]}")
+    pipe.stdin.close()
+    if pipe.wait():
+        raise SystemExit(f"exit {pipe.returncode}")
+    return child_cpu() - before
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--forms", default="binary,text,json")
+    parser.add_argument("--driven", type=int, default=0, help="also time N actions sent one line at a time")
     parser.add_argument("--carpet", default=str(Path(sys.executable).with_name("carpet")))
     args = parser.parse_args()
     carpet = args.carpet
@@ -83,6 +104,12 @@ def main() -> None:
             print(f"{form:6} {len(actions)} actions, {args.rounds} rounds: command line median {line:.3f} s "
                   f"(all {', '.join(f'{t:.2f}' for t in times['line'])}); pipe median {pipe:.3f} s "
                   f"(all {', '.join(f'{t:.2f}' for t in times['pipe'])}); pipe/line {pipe / line:.2f}")
+            if args.driven:
+                log = root / f"driven{SUFFIX[form]}"
+                shutil.copyfile(fresh, log)
+                spent = driven(carpet, log, actions[:args.driven])
+                assert actions_of(log) == actions[:args.driven]
+                print(f"{form:6} {args.driven} actions driven one line at a time: {spent:.3f} s")
 
 
 if __name__ == "__main__":
