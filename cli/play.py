@@ -1,5 +1,6 @@
 """``carpet play`` and the meta actions ``hint``, ``undo``, ``redeal``, ``restart``: changing a recorded game."""
 
+import io
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -147,10 +148,12 @@ def _answer(answers: list, as_json: bool) -> None:
 def _stdin_batches() -> Batches:
     """The batches of stdin, read from its descriptor (its Python buffer unused), or from the stream
     where it has none (a test's)."""
-    stream = sys.stdin.buffer if sys.stdin is not None else None
+    if sys.stdin is None:  # started with stdin closed: no lines (descriptor 0 may be another file now)
+        return Batches(None, io.BytesIO())
+    stream = sys.stdin.buffer
     try:
-        return Batches(stream.fileno() if stream is not None else 0)
-    except (OSError, ValueError, AttributeError):  # (io.UnsupportedOperation is an OSError)
+        return Batches(stream.fileno())
+    except (OSError, ValueError):  # (io.UnsupportedOperation is an OSError)
         return Batches(None, stream)
 
 
