@@ -247,8 +247,8 @@ def log_lock(file: Path, *, new_ok: bool = False):
         try:
             held = stack.enter_context(locked(file, wait=False, new_ok=new_ok))
         except Busy:
-            say(f"carpet: {file}: another carpet process is writing it (a screen or a pipe playing it?); "
-                f"waiting until it is done (Ctrl-C gives up, changing nothing)")
+            say(f"carpet: {file}: another carpet process is playing it (a screen or a pipe?); waiting until it "
+                f"is done (Ctrl-C gives up, changing nothing)")
             held = stack.enter_context(locked(file, new_ok=new_ok))
         yield held
 
