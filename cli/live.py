@@ -63,8 +63,9 @@ class LiveGame:
         self.readings = clock.Clock.of(self.log)
         #: actions applied since the last write
         self.unsaved = 0
-        #: the events' version-2 action codes (formats/codec.py), from the first write on
-        self.codes = None
+        #: the events' version-2 action codes (formats/codec.py), from the first write on, and the
+        #: family's encoder that finds each new one
+        self.codes = self.encode = None
         #: whether a write was read back and checked (the first is)
         self.checked = False
 

@@ -10,9 +10,9 @@ import typer
 from carpet.core import HINT, CarpetError, IllegalAction
 from carpet.formats import LogError, position_document
 
+from .batches import LINE_BOUND, Batches
 from .common import Failure, JsonFlag, LogFile, PositionText, Quiet, draw, error, fail, guard, print_json, settle
 from .exits import FAILED, OK, UNUSABLE
-from .batches import LINE_BOUND, Batches
 from .live import LiveGame, hint_of, writer
 
 

@@ -179,8 +179,8 @@ _MOST_LINKS = 40
 
 
 def _check_link_owners(path: Path) -> None:
-    """Refuse a chain of symlinks from ``path`` that holds a link not owned by this user (root's own
-    links are followed by root alone): another user's link may lead anywhere that user chose."""
+    """Refuse a chain of symlinks from ``path`` that holds a link another user owns (root too follows
+    only its own): another user's link may lead anywhere that user chose."""
     me = os.geteuid() if hasattr(os, "geteuid") else None
     link = os.fspath(path)
     for _ in range(_MOST_LINKS):
