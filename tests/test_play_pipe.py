@@ -132,3 +132,32 @@ def test_export_and_solve_force_wait_for_the_lock_too(game, tmp_path):
     pipe.stdin.close()
     assert pipe.wait(timeout=20) == 0 and exported.wait(timeout=20) == 0
     assert doc(run("show", game, "--json"))["deal"] == "ms3"
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["kovrik", "kovrik-shuffle", "montana", "carpet", "carpet-foster", "crazy-quilt",
+                        "persian-carpet"]), st.integers(1, 40), st.randoms(use_true_random=False))
+def test_writes_after_the_first_are_not_read_back_and_still_verify_in_every_family(game_id, deal, rnd):
+    """The live game finds each new event's action code as it plays it and writes without a replay
+    (cli/live.py): the file after many such writes verifies and holds the session's events."""
+    import tempfile
+    from pathlib import Path
+
+    from carpet.cli.live import LiveGame, writer
+    from carpet.core.game import HINT, RESTART, UNDO
+    from carpet.formats import read_log, verify
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"g{rnd.choice(['.carpet', '.carpet.json', '.carpet.txt'])}"
+        assert run("new", game_id, str(deal), "-o", path).exit_code == 0
+        with writer(path) as held:
+            game = LiveGame(path, held)
+            for _ in range(8):  # batches
+                for _ in range(rnd.randint(1, 12)):
+                    session = game.session
+                    legal = session.legal_actions()
+                    extra = [UNDO] * session.can_undo() + [HINT] + [RESTART] * (rnd.random() < 0.05)
+                    game.act(rnd.choice(legal + extra if legal else extra))
+                game.save("recorded")
+            want = game.session.events
+        assert list(verify(read_log(path)).events) == list(want)
