@@ -13,8 +13,10 @@ lines starting with ``%``); numbers before the actions and clock readings may be
 action without one is read at the clock of the one before it in its attempt, 0 at the
 start).  Those words are the person's and are kept (:class:`Notes`, ``Log.notes``): a game
 played on and written back in the text form holds each where it stood, an unknown tag after
-the known tag it followed, a comment after the action it followed.  A game with no ``Digest`` tag is *unsealed*: written by hand, it needs only
-``Game`` and ``Deal``; every move is checked, every summary tag it gives is compared with
+the known tag it followed, a comment after the action it followed.
+
+A game with no ``Digest`` tag is *unsealed*: written by hand, it needs only ``Game`` and
+``Deal``; every move is checked, every summary tag it gives is compared with
 the replay, and the log read is sealed afresh (``carpet import`` writes it).  A sealed
 game must hold every tag, and its digest covers all of them; version 1's digest does not
 cover the clock tags, so a version-1 text holds them at 0.
