@@ -168,8 +168,9 @@ def _screen(file: Path, as_json: bool) -> int:
 
 def play(file: LogFile,
          actions: Annotated[Optional[list[str]], typer.Argument(
-             help="Actions in order; `-` reads them from stdin, each played as its line arrives. None, on a "
-                  "terminal: the interactive screen.", show_default=False)] = None,
+             help="Actions in order; `-` reads them from stdin, each played as its line arrives (the lines "
+                  "already there recorded together, before they are answered). None, on a terminal: the "
+                  "interactive screen.", show_default=False)] = None,
          as_json: JsonFlag = False, quiet: Quiet = False) -> None:
     """Apply actions in order; stop at the first illegal one, keeping all before it. Without actions, on a
     terminal: play on an interactive screen."""
