@@ -68,6 +68,11 @@ def _to_stderr(line: str) -> None:
 
 
 def print_json(doc) -> None:
+    sys.stdout.write(json_line(doc) + "\n")
+
+
+def json_line(doc) -> str:
+    """A document as the one line of JSON :func:`print_json` prints."""
     import msgspec
 
     try:
@@ -76,7 +81,7 @@ def print_json(doc) -> None:
         text = msgspec.json.encode(_valid_text(msgspec.to_builtins(doc)))
     from .terminal import json_for
 
-    sys.stdout.write(json_for(sys.stdout, text.decode()) + "\n")
+    return json_for(sys.stdout, text.decode())
 
 
 def _valid_text(value):
@@ -116,7 +121,6 @@ def report(session: Session, as_json: bool, svg: Path | None = None, note: str =
 def write_svg(path: Path, session: Session, note: str = "", force: bool = False) -> None:
     """The position as an SVG picture, written whole or not at all, over a file only with ``force`` (``-``:
     stdout)."""
-    from carpet.formats.files import write_atomic
     from carpet.formats.svg import position_svg
 
     data = position_svg(session, note)
@@ -124,11 +128,7 @@ def write_svg(path: Path, session: Session, note: str = "", force: bool = False)
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    try:
-        with writing(f"{path} was written"):
-            write_atomic(path, data, overwrite=force)
-    except CarpetError as exc:
-        raise fail(path, exc) from None
+    write_file(path, data, force)
     say(f"wrote {path} ({len(data)} bytes)")
 
 
@@ -212,13 +212,47 @@ def form_of(path: Path) -> str:
 def write_new(path: Path, log, force: bool) -> None:
     """Write a new log to ``path`` in the form its name says; never over an existing file unless ``force``."""
     from carpet.formats import to_bytes
-    from carpet.formats.files import write_atomic
 
     try:
-        with writing(f"{path} was written"):
-            write_atomic(path, to_bytes(log, form=form_of(path)), overwrite=force)
+        data = to_bytes(log, form=form_of(path))
     except CarpetError as exc:
         raise fail(path, exc) from None
+    write_file(path, data, force)
+
+
+def write_file(path: Path, data: bytes, force: bool) -> None:
+    """Write a whole file (a log, a picture, a page) to ``path``, atomically; over an existing file only
+    with ``force``, and then under the file's lock, as every writer of a log: behind a pipe or a screen
+    playing it, this waits (said once on stderr) and replaces what that writer left (formats/files.py)."""
+    from carpet.formats.files import check_target, write_atomic
+
+    try:
+        if not force:  # a new file only: made by name, never over one (nothing to lock)
+            with writing(f"{path} was written"):
+                write_atomic(path, data, overwrite=False)
+            return
+        check_target(path)  # (refused before any wait: a pipe, a directory, a read-only file, a foreign link)
+        with log_lock(path, new_ok=True) as held, writing(f"{path} was written"):
+            held.replace(data)
+    except CarpetError as exc:
+        raise fail(path, exc) from None
+
+
+@contextlib.contextmanager
+def log_lock(file: Path, *, new_ok: bool = False):
+    """The log's lock (formats/files.py ``locked``), waited for as every writer does; a wait behind
+    another writer (an open screen, a pipe still playing) is said on stderr first, once, so that it
+    does not look like a hang."""
+    from carpet.formats.files import Busy, locked
+
+    with contextlib.ExitStack() as stack:
+        try:
+            held = stack.enter_context(locked(file, wait=False, new_ok=new_ok))
+        except Busy:
+            say(f"carpet: {file}: another carpet process is playing it (a screen or a pipe?); waiting until it "
+                f"is done (Ctrl-C gives up, changing nothing)")
+            held = stack.enter_context(locked(file, new_ok=new_ok))
+        yield held
 
 
 def check_output(path: Path, force: bool) -> None:

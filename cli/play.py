@@ -1,5 +1,6 @@
 """``carpet play`` and the meta actions ``hint``, ``undo``, ``redeal``, ``restart``: changing a recorded game."""
 
+import io
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -9,6 +10,7 @@ import typer
 from carpet.core import HINT, CarpetError, IllegalAction
 from carpet.formats import LogError, position_document
 
+from .batches import LINE_BOUND, Batches
 from .common import Failure, JsonFlag, LogFile, PositionText, Quiet, draw, error, fail, guard, print_json, settle
 from .exits import FAILED, OK, UNUSABLE
 from .live import LiveGame, hint_of, writer
@@ -86,32 +88,29 @@ def _recorded(recorded: int, given: int) -> str:
 
 
 def _stream(file: Path, as_json: bool, quiet: bool) -> int:
-    """``play FILE -``: each action applied and recorded as its line arrives; with --json its position
-    printed at once, a document a line, so a program can drive a live game through a pipe."""
-    code = OK
+    """``play FILE -``: the actions of each batch of lines read (cli/batches.py) applied, recorded in
+    one write, then answered: with --json each one's position, a document a line, so a program can
+    drive a live game through a pipe and find each answered action in the file."""
+    code, applied = OK, 0
     try:
         with writer(file) as held:
             game = LiveGame(file, held)
-            session, applied = game.session, 0
-            for text in _stdin_actions():
-                try:
-                    played = game.play(text)
-                except CarpetError as exc:
-                    code, message = _refused(game, text, exc)
+            session = game.session
+            for batch in _stdin_batches():
+                answers, refused = _apply_batch(game, batch, as_json, applied)
+                applied += len(answers)
+                game.save(f"{file}: the {applied} action{'s' if applied > 1 else ''} read so far "
+                          f"{'were' if applied > 1 else 'was'} recorded")
+                _answer(answers, as_json)
+                if refused is None and batch.too_long:
+                    refused = UNUSABLE, (f"carpet: {file}: line {batch.too_long} of stdin is longer than "
+                                         f"{LINE_BOUND} bytes, not a line of actions; nothing after it was read")
+                if refused is not None:
+                    code, message = refused
                     settle(code)
                     error(message)
                     break
-                applied += 1
-                game.save(f"{file}: the {applied} action{'s' if applied > 1 else ''} read so far "
-                          f"{'were' if applied > 1 else 'was'} recorded")
-                if as_json:
-                    extra = ({"hint": _hint_text(session, played.hint), "information": "seen"}
-                             if played.action == HINT else {})
-                    print_json(position_document(session, applied=applied, **extra))
-                elif played.action == HINT:
-                    print(_hint_line(session, played.hint))
-                sys.stdout.flush()
-    except LogError as exc:  # locking or writing failed: the log on disk holds every action before
+    except LogError as exc:  # locking or writing failed: the log on disk holds every action answered
         raise fail(file, exc) from None
     if as_json and not applied:  # nothing was played: the position as it stands, as play always gives
         print_json(position_document(session, applied=0))
@@ -120,10 +119,42 @@ def _stream(file: Path, as_json: bool, quiet: bool) -> int:
     return code
 
 
-def _stdin_actions():
-    """The actions on stdin, whitespace separated, each given as soon as its line has arrived."""
-    while line := sys.stdin.buffer.readline():  # bytes that are not UTF-8 become actions nobody knows
-        yield from line.decode("utf-8", "surrogateescape").split()
+def _apply_batch(game: LiveGame, batch, as_json: bool, applied: int):
+    """Apply the batch's actions in order up to the first refused; returns the answer of each applied
+    (with --json its position document, else a hint's line or None) and the refusal, if any."""
+    session, answers = game.session, []
+    for text in batch.actions():
+        try:
+            played = game.play(text)
+        except CarpetError as exc:
+            return answers, _refused(game, text, exc)
+        if as_json:
+            extra = {"hint": _hint_text(session, played.hint), "information": "seen"} if played.action == HINT else {}
+            answers.append(position_document(session, applied=applied + len(answers) + 1, **extra))
+        else:
+            answers.append(_hint_line(session, played.hint) if played.action == HINT else None)
+    return answers, None
+
+
+def _answer(answers: list, as_json: bool) -> None:
+    for answer in answers:
+        if as_json:
+            print_json(answer)
+        elif answer is not None:
+            print(answer)
+    sys.stdout.flush()
+
+
+def _stdin_batches() -> Batches:
+    """The batches of stdin, read from its descriptor (its Python buffer unused), or from the stream
+    where it has none (a test's)."""
+    if sys.stdin is None:  # started with stdin closed: no lines (descriptor 0 may be another file now)
+        return Batches(None, io.BytesIO())
+    stream = sys.stdin.buffer
+    try:
+        return Batches(stream.fileno())
+    except (OSError, ValueError):  # (io.UnsupportedOperation is an OSError)
+        return Batches(None, stream)
 
 
 def _screen(file: Path, as_json: bool) -> int:
@@ -137,8 +168,9 @@ def _screen(file: Path, as_json: bool) -> int:
 
 def play(file: LogFile,
          actions: Annotated[Optional[list[str]], typer.Argument(
-             help="Actions in order; `-` reads them from stdin, each played as its line arrives. None, on a "
-                  "terminal: the interactive screen.", show_default=False)] = None,
+             help="Actions in order; `-` reads them from stdin, each played as its line arrives (the lines "
+                  "already there recorded together, before they are answered). None, on a terminal: the "
+                  "interactive screen.", show_default=False)] = None,
          as_json: JsonFlag = False, quiet: Quiet = False) -> None:
     """Apply actions in order; stop at the first illegal one, keeping all before it. Without actions, on a
     terminal: play on an interactive screen."""

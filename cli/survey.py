@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import MOST_NODES, Failure, Force, JsonFlag, check_output, guard, print_json, say, seconds, settle, writing
+from .common import MOST_NODES, Failure, Force, JsonFlag, check_output, guard, print_json, say, seconds, settle, write_file
 from .exits import UNUSABLE
 from .outcome import interrupts_held, shown
 
@@ -406,16 +406,12 @@ def show(tally, identity, *, as_json: bool, html: Path | None, force: bool = Fal
 
     doc = survey_document(tally, *identity)
     if html is not None:  # under the log's file rules: whole or not at all, a regular file, no overwrite
-        from carpet.core import CarpetError
-        from carpet.formats.files import write_atomic
-
         from .survey_html import page
 
         try:
-            with writing(f"{html} was written"):
-                write_atomic(html, page(doc, tally).encode("utf-8"), overwrite=force)
-        except CarpetError as exc:
-            raise Failure(f"carpet survey: {html}: {exc}", UNUSABLE) from None
+            write_file(html, page(doc, tally).encode("utf-8"), force)
+        except Failure as exc:
+            raise Failure(f"carpet survey: {str(exc).removeprefix('carpet: ')}", exc.code) from None
     if as_json:
         print_json(doc)
     else:

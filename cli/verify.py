@@ -11,7 +11,7 @@ from carpet.core.session import deal_state
 from carpet.formats.documents import Export, Verify, VerifyResult
 from carpet.formats.log_types import VERSION
 
-from .common import TOOL, Failure, Force, JsonFlag, LogFile, error, fail, guard, load, print_json, say, settle, writing
+from .common import TOOL, Failure, Force, JsonFlag, LogFile, error, fail, guard, load, print_json, say, settle, write_file
 from .exits import OK, UNUSABLE
 from .outcome import shown
 
@@ -105,7 +105,7 @@ def _in_version(log, session, version: int):
 def _convert(file: Path, output: Path, force: bool, as_json: bool, form: Optional[str] = None,
              version: Optional[int] = None) -> None:
     from carpet.formats import to_bytes
-    from carpet.formats.files import check_target, write_atomic
+    from carpet.formats.files import check_target
 
     to_stdout = str(output) == "-"
     if to_stdout and as_json:
@@ -136,11 +136,7 @@ def _convert(file: Path, output: Path, force: bool, as_json: bool, form: Optiona
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        try:
-            with writing(f"{output} was written"):
-                write_atomic(output, data, overwrite=force)
-        except CarpetError as exc:
-            raise fail(output, exc) from None
+        write_file(output, data, force)
     where = "stdout" if to_stdout else str(output)
     if as_json:
         print_json(Export(file=str(file), output=where, form=kind, version=log.header.version,

@@ -3,7 +3,11 @@
 - A write goes to a temporary file beside the log, is flushed to disk, then
   renamed over it, so a crash or a full disk leaves the previous log whole.
 - A symlink is written through: the temporary file sits beside the link's
-  final target and replaces the target; the link itself stays a link.
+  final target and replaces the target; the link itself stays a link.  Only
+  links of this user's own are followed so: a link owned by another user (one
+  planted in a shared folder) is refused, so that a write never lands in a file
+  nobody named.  Nothing is ever opened for writing through a link: the new
+  file is made by name (``O_EXCL``) and renamed into place.
 - Only regular files are logs.  A directory, named pipe, socket or device is
   refused before it is opened for reading or writing (``--force`` included), so
   a pipe never hangs a command and a device node is never replaced.
@@ -21,6 +25,10 @@
   screen does not open on a log that is being played elsewhere.
   A log with several names (hard links) is not played on: a rewrite would
   replace one name and leave the others with the old game.
+- A command that writes a whole new file over a log (``new --force``, ``export
+  --force``, ``solve -o``...) takes the same lock first (``locked(new_ok=True)``):
+  it waits for a writer that holds the log and then replaces what that writer
+  left, so that no writer puts an older game back over it.
 """
 
 from __future__ import annotations
@@ -101,6 +109,7 @@ def open_regular(path: Path, doing: str = "read") -> int:
 def open_append(path: Path) -> int:
     """A descriptor appending to the regular file at ``path`` (made if missing); a named pipe, a device, a
     directory refused (never hung on: the open does not wait for a reader), the file as it was."""
+    target_of(path)  # (another user's link refused)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | _O_EXTRA, 0o644)
     except OSError as exc:
@@ -154,11 +163,38 @@ def read_log(path: Path) -> Log:
 
 # --- writing -------------------------------------------------------------------------
 def target_of(path: Path) -> Path:
-    """Where a write to ``path`` lands: the end of its chain of symlinks (``path`` itself if none)."""
+    """Where a write to ``path`` lands: the end of its chain of symlinks (``path`` itself if none).
+    LogError for a chain with a link another user owns (a write never follows one)."""
     try:
-        return Path(os.path.realpath(path)) if os.path.islink(path) else path
+        if not os.path.islink(path):
+            return path
+        _check_link_owners(path)
+        return Path(os.path.realpath(path))
     except ValueError as exc:
         raise _bad_name(exc) from None
+
+
+#: how many links a chain may have before it is taken for a loop (Linux's own bound)
+_MOST_LINKS = 40
+
+
+def _check_link_owners(path: Path) -> None:
+    """Refuse a chain of symlinks from ``path`` that holds a link another user owns (root too follows
+    only its own): another user's link may lead anywhere that user chose."""
+    me = os.geteuid() if hasattr(os, "geteuid") else None
+    link = os.fspath(path)
+    for _ in range(_MOST_LINKS):
+        try:
+            st = os.lstat(link)
+        except OSError:
+            return  # gone, or a name a write will refuse by itself
+        if not stat.S_ISLNK(st.st_mode):
+            return
+        if me is not None and st.st_uid != me:
+            which = "is a symlink" if link == os.fspath(path) else "leads through a symlink"
+            raise LogError(f"{which} owned by another user (uid {st.st_uid}): a write never follows another "
+                           f"user's link; write to its target by name, or remove the link", unreadable=True)
+        link = os.path.join(os.path.dirname(link), os.readlink(link))
 
 
 def temp_prefix(name: str) -> str:
@@ -366,21 +402,31 @@ class Held:
     def __init__(self, path: Path, fd: int | None) -> None:
         self.path, self.fd = path, fd
 
-    def write(self, log: Log, form: str) -> None:
-        """Write ``log`` atomically in ``form``; the new file is locked before it takes the log's name."""
-        fd = write_atomic(self.path, to_bytes(log, form=form), keep_locked=self.fd is not None)
+    def write(self, log: Log, form: str, *, read_back: bool = True) -> None:
+        """Write ``log`` atomically in ``form``; the new file is locked before it takes the log's name.
+        ``read_back``: :func:`carpet.formats.log.to_bytes`'s."""
+        self.replace(to_bytes(log, form=form, read_back=read_back))
+
+    def replace(self, data: bytes) -> None:
+        """Write ``data`` atomically in place of the file; the lock is kept on the new file."""
+        fd = write_atomic(self.path, data, keep_locked=self.fd is not None)
         if fd is not None:
             old, self.fd = self.fd, fd
             os.close(old)  # a writer waiting on the old file wakes, finds it replaced, and waits on the new one
 
 
 @contextlib.contextmanager
-def locked(path: Path, *, wait: bool = True):
+def locked(path: Path, *, wait: bool = True, new_ok: bool = False):
     """Hold an exclusive lock on the log at ``path`` while reading, changing and rewriting it.
 
     Yields a :class:`Held`.  With ``wait=False`` a log another writer holds is refused
-    (:class:`Busy`) instead of waited for.
+    (:class:`Busy`) instead of waited for.  ``new_ok``: for a writer of a whole new file
+    (``--force``), a missing file is no error (nothing to lock: the Held has no descriptor),
+    and one with other names (hard links) is written as asked, this name alone.
     """
+    if new_ok and not _exists(path):
+        yield Held(path, None)
+        return
     if fcntl is None:
         _check_regular(path)
         yield Held(path, None)
@@ -408,11 +454,22 @@ def locked(path: Path, *, wait: bool = True):
         os.close(fd)  # replaced while we waited: lock the new file
     held = Held(path, fd)
     try:
-        if mine.st_nlink > 1:
+        if mine.st_nlink > 1 and not new_ok:
             _refuse_hard_links(path, mine)
         yield held
     finally:
         os.close(held.fd)
+
+
+def _exists(path: Path) -> bool:
+    """Whether a write to ``path`` would replace a file (a dangling link makes a new one)."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError):
+        return True  # (the lock's own open says what is wrong)
+    return True
 
 
 def _refuse_hard_links(path: Path, st: os.stat_result) -> None:

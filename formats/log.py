@@ -163,9 +163,14 @@ def _writable(log: Log) -> None:
                        event=i + 1)
 
 
-def to_bytes(log: Log, *, as_json: bool = False, form: str | None = None) -> bytes:
+def to_bytes(log: Log, *, as_json: bool = False, form: str | None = None, read_back: bool = True) -> bytes:
     """The bytes to write for ``log`` in ``form``, read back and checked first: the writer never
-    writes what the reader refuses (digest, limits, summary, every event)."""
+    writes what the reader refuses (digest, limits, summary, every event).
+
+    ``read_back=False`` leaves out the read-back (a replay of every event): for a writer that
+    rewrites a log it holds locked, whose session (played by the engine, one action at a time)
+    is the game, and whose first write was read back (cli/live.py).  The limits are still checked.
+    """
     form = form or ("json" if as_json else "binary")
     try:
         _writable(log)
@@ -174,6 +179,8 @@ def to_bytes(log: Log, *, as_json: bool = False, form: str | None = None) -> byt
             data = encode_text(log)
         else:
             data = encode(log, as_json=form == "json")
+        if not read_back:
+            return data
         back, _ = check(data)
     except LogError as exc:
         raise LogError(f"refusing to write a log that would not read back: {exc}", unreadable=True) from None

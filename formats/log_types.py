@@ -80,6 +80,9 @@ class Log(msgspec.Struct):
     summary: Summary
     #: False for a text-form game written by hand without a digest, sealed as it was read (formats/text.py)
     sealed: bool = True
+    #: the text form's words that are not data, its tags unknown here and its comments, kept for a
+    #: rewrite of the same text file (formats/text.py ``Notes``; None: none, or another form)
+    notes: object = None
 
 
 class JsonLog(msgspec.Struct):

@@ -7,12 +7,16 @@ seconds as a comment: ``1. AD>a0 {1.302} 2. 7H>b5 {2.610}``.  A restart starts t
 clock of the next attempt again.  Lines are written at most 80 characters; a reader
 takes any whitespace between tokens.
 
-It is open to people, as PGN is: tags it does not know are ignored, and so are comments
-(``{any text}`` that is not a clock reading, ``; to the end of the line``, and lines
-starting with ``%``); numbers before the actions and clock readings may be left out (an
+It is open to people, as PGN is: tags it does not know are not read as data, and neither
+are comments (``{any text}`` that is not a clock reading, ``; to the end of the line``, and
+lines starting with ``%``); numbers before the actions and clock readings may be left out (an
 action without one is read at the clock of the one before it in its attempt, 0 at the
-start).  A game with no ``Digest`` tag is *unsealed*: written by hand, it needs only
-``Game`` and ``Deal``; every move is checked, every summary tag it gives is compared with
+start).  Those words are the person's and are kept (:class:`Notes`, ``Log.notes``): a game
+played on and written back in the text form holds each where it stood, an unknown tag after
+the known tag it followed, a comment after the action it followed.
+
+A game with no ``Digest`` tag is *unsealed*: written by hand, it needs only ``Game`` and
+``Deal``; every move is checked, every summary tag it gives is compared with
 the replay, and the log read is sealed afresh (``carpet import`` writes it).  A sealed
 game must hold every tag, and its digest covers all of them; version 1's digest does not
 cover the clock tags, so a version-1 text holds them at 0.
@@ -27,6 +31,7 @@ from __future__ import annotations
 import codecs
 import re
 from array import array
+from typing import NamedTuple
 
 from carpet.core import CarpetError, GAMES, __version__, get_game, parse_deal
 from carpet.core.game import RESTART
@@ -94,26 +99,71 @@ def _unescaped(text: str) -> str:
     return re.sub(r"\\(x[0-9a-fA-F]{2}|.)", one, text)
 
 
+class Notes(NamedTuple):
+    """The words of a text-form game that are not data, kept for its rewrite in the text form."""
+
+    #: the header's lines that are not known tags (unknown tags, ``;`` and ``%`` lines) as written,
+    #: each with the known tag it follows (None: before them all), in their order
+    header: tuple[tuple[str | None, str], ...]
+    #: the action part's comments as written (``{...}``, ``; ...``, ``%...``), each with the number
+    #: of actions before it, in their order
+    comments: tuple[tuple[int, str], ...]
+
+
 def encode_text(log: Log) -> bytes:
-    """The text form of ``log``: tag pairs, a blank line, numbered actions with their clocks."""
+    """The text form of ``log``: tag pairs, a blank line, numbered actions with their clocks; the
+    log's :class:`Notes` (if it has them) in their places."""
     variant = get_game(log.header.game)
-    lines = []
+    notes = log.notes if isinstance(log.notes, Notes) else Notes((), ())
+    after: dict[str | None, list[str]] = {}
+    for anchor, text in notes.header:
+        after.setdefault(anchor, []).append(text)
+    if after.get(None, ["["])[0][:1] != "[":  # a text starts with a tag pair, or is not read as one
+        after["Format"] = after.pop(None) + after.get("Format", [])
+    lines = list(after.get(None, ()))
     for tag, part, field, kind in TAGS:
         value = getattr(log.header if part == "header" else log.summary, field)
         lines.append(f'[{tag} "{_escaped(_value(value, kind))}"]')
+        lines.extend(after.get(tag, ()))
     lines.append("")
-    line = ""
     events = log.events if isinstance(log.events, Events) else Events(log.events)
+    comments, k = notes.comments, 0
+    out = _Lines(lines)
     for i, (action, clock) in enumerate(events, 1):
-        token = f"{i}. {variant.text(action)} {{{_seconds(clock)}}}"
-        if line and len(line) + 1 + len(token) > 80:
-            lines.append(line)
-            line = token
-        else:
-            line = f"{line} {token}" if line else token
-    if line:
-        lines.append(line)
+        while k < len(comments) and comments[k][0] < i:
+            out.add(comments[k][1])
+            k += 1
+        out.add(f"{i}. {variant.text(action)} {{{_seconds(clock)}}}")
+    for _, comment in comments[k:]:
+        out.add(comment)
+    out.end()
     return ("\n".join(lines) + "\n").encode()
+
+
+class _Lines:
+    """The action part's lines, at most 80 characters where the tokens allow: a ``;`` comment ends its
+    line, and a ``%`` line stands alone."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines, self.line = lines, ""
+
+    def add(self, token: str) -> None:
+        if token[:1] == "%":
+            self.end()
+            self.lines.append(token)
+            return
+        line = self.line
+        if line and len(line) + 1 + len(token) > 80:
+            self.lines.append(line)
+            line = ""
+        self.line = f"{line} {token}" if line else token
+        if token[:1] == ";":
+            self.end()
+
+    def end(self) -> None:
+        if self.line:
+            self.lines.append(self.line)
+            self.line = ""
 
 
 class _Where:
@@ -150,6 +200,8 @@ class _Tags:
 
     def __init__(self) -> None:
         self.values: dict[str, tuple[str, int, int]] = {}  # tag -> (value, line, column of the value)
+        self.notes: list[tuple[str | None, str]] = []  # (the known tag before, the line) of the others
+        self.trailing = 0  # how many of the notes come after the last tag line
 
     def at(self, tag: str) -> tuple[int, int]:
         return self.values[tag][1:]
@@ -159,8 +211,11 @@ class _Tags:
 
 
 def _read_tags(data: bytes, pos: int) -> tuple[_Tags, int, int]:
-    """The tag lines from ``pos``: returns them, and the offset and number of the first line after them."""
+    """The tag lines from ``pos``: returns them, and the offset and number of the first line after them.
+    The lines that are not known tags are kept in ``tags.notes`` with the known tag before them, and
+    ``tags.trailing`` is how many of them come after the last tag line (comments before the actions)."""
     tags = _Tags()
+    anchor = None
     line_no = 1
     end = len(data)
     while pos < end:
@@ -178,10 +233,17 @@ def _read_tags(data: bytes, pos: int) -> tuple[_Tags, int, int]:
                 raise _fail(line_no, column, f"not a tag pair: {text.strip()[:40]!r} (tags look like "
                                              f"[Game \"kovrik\"])")
             name = m.group(1)
-            if name in _KNOWN:  # a tag this reader does not know is ignored, as PGN readers do
+            tags.trailing = 0
+            if name in _KNOWN:  # a tag this reader does not know is kept as a note, not read, as in PGN
                 if name in tags.values:
                     raise _fail(line_no, column, f"tag {name} given twice")
                 tags.values[name] = (_unescaped(m.group(2)), line_no, text.index('"') + 2)
+                anchor = name
+            else:
+                tags.notes.append((anchor, text.strip()))
+        elif stripped:  # a ; or % line
+            tags.notes.append((anchor, raw.decode("utf-8").strip()))
+            tags.trailing += 1
         pos = stop + 1
         line_no += 1
     return tags, pos, line_no
@@ -314,8 +376,9 @@ def _deal_tag(tags, value: str, numbering: str, sealed: bool) -> str:
     return canonical
 
 
-def _actions(data: bytes, pos: int, line_no: int, variant) -> tuple[Events, _Where]:
-    """The action part, token by token through the bytes (no list of lines, no str of the whole text)."""
+def _actions(data: bytes, pos: int, line_no: int, variant, comments: list) -> tuple[Events, _Where]:
+    """The action part, token by token through the bytes (no list of lines, no str of the whole text);
+    its comments are added to ``comments``, each after the number of actions before it."""
     where = _Where()
     actions, clocks = array("I"), array("q")
     parse = variant.parse_canonical
@@ -332,6 +395,7 @@ def _actions(data: bytes, pos: int, line_no: int, variant) -> tuple[Events, _Whe
             line_start = m.end()
             continue
         if first == b";" or (first == b"%" and column == 1):
+            comments.append((len(actions), token.rstrip().decode("utf-8")))
             continue
         if first == b"{":
             if not token.endswith(b"}"):
@@ -342,7 +406,8 @@ def _actions(data: bytes, pos: int, line_no: int, variant) -> tuple[Events, _Whe
                 line_no += breaks
                 line_start = start + token.rfind(b"\n") + 1
             if clock is None:
-                continue  # a comment
+                comments.append((len(actions), token.decode("utf-8")))
+                continue
             reading = clock.group(1).decode()
             if clocked:
                 raise _fail(line_no, column, f"a clock reading {{{reading[:30]}}} with no action before it "
@@ -399,10 +464,15 @@ def decode_text(data: bytes) -> tuple[Log, _Where]:
             raise _fail(line_no, 1, f"missing tag {tag}{need}")
     header, summary = _fields(tags, sealed)
     variant = get_game(header["game"])
-    events, where = _actions(data, pos, line_no, variant)
+    cut = len(tags.notes) - tags.trailing
+    comments = [(0, text) for _, text in tags.notes[cut:]]  # comment lines after the tags: before the actions
+    events, where = _actions(data, pos, line_no, variant, comments)
+    notes = Notes(tuple(tags.notes[:cut]), tuple(comments)) if tags.notes or comments else None
     if sealed:
-        return Log(header=Header(**header), events=events, summary=Summary(**summary)), where
-    return _seal(tags, header, summary, events, where), where
+        return Log(header=Header(**header), events=events, summary=Summary(**summary), notes=notes), where
+    log = _seal(tags, header, summary, events, where)
+    log.notes = notes
+    return log, where
 
 
 def _at_event(exc: LogError, where: _Where) -> LogError:
