@@ -313,29 +313,42 @@ class Session:
 
         Sets the state, ``moves`` and ``bonus`` (the clock and ``events`` are the reader's); returns
         the actions decoded from codes (None from action indexes) and the codes (None without
-        ``encode``).  Raises
-        :class:`ReplayError` at the first event that cannot be played."""
-        variant, state = self.variant, self.state
+        ``encode``).  Raises :class:`ReplayError` at the first event that cannot be played."""
         n = len(items) if upto is None else min(upto, len(items))
         if n < len(items):
             items = items[:n]
         meta = items if meta is None else meta[:n] if n < len(meta) else meta
         if RESTART in meta:
             self.remember_start()  # (the deal's position: nothing is played yet)
+        state = self.state
+        cls = type(state)
+        if step is None:
+            state.__class__ = _LEAN.get(cls) or lean_class(cls)
+        try:
+            moves, bonus, stack, snaps, actions, codes = self._play_all(items, n, meta, from_codes, keep_history,
+                                                                        step, encode)
+        finally:
+            state.__class__ = cls
+        cls.update_status(state)  # the status in full at the end
+        self.moves, self.bonus = moves, bonus
+        if keep_history:
+            self._history = [(snaps[k], stack[k]) for k in range(len(stack))]
+        return actions, codes
+
+    def _play_all(self, items, n: int, meta, from_codes: bool, keep_history: bool, step, encode) -> tuple:
+        """:meth:`play_events`'s loop over its first ``n`` events, the state's class set for it.  Returns
+        (moves, bonus, the undo stack, the positions saved, the actions decoded, the codes)."""
+        variant, state = self.variant, self.state
         save = keep_history or step is not None
         play, decode = _family_codes(variant) if from_codes else (None, None)
         kernel = play if not save and encode is None else None  # runs of moves in bulk
         need = None if save else undone(meta)  # the moves a later undo takes back
-        self._ended = []
         actions = array("I") if from_codes else None
         codes = array("I") if encode is not None else None
         stack = array("l")  # counted moves before each move an undo may take back
         snaps: dict[int, object] = {}
         win_bonus = variant.win_bonus
         moves = bonus = 0
-        cls = type(state)
-        if step is None:
-            state.__class__ = _LEAN.get(cls) or lean_class(cls)
         apply, snapshot = state.apply, state.snapshot
         i, action = 0, None
         try:
@@ -377,18 +390,7 @@ class Session:
                         actions.append(item)
                     if codes is not None:
                         codes.append(item)
-                    if item == HINT:
-                        if self._hint_counts():
-                            moves += 1
-                    elif item == UNDO:
-                        depth = len(stack)
-                        moves = self._undo_to(depth, snaps.pop(depth - 1, None), moves,
-                                              stack.pop() if depth else 0)
-                    else:
-                        self._restart(moves, bonus, i)
-                        del stack[:]
-                        snaps.clear()
-                        moves = bonus = 0
+                    moves, bonus = self._session_event(item, i, moves, bonus, stack, snaps)
                 if step is not None:
                     self.moves, self.bonus = moves, bonus
                     step(self, i, action)
@@ -400,13 +402,24 @@ class Session:
             refused = ReplayError(str(exc), i + 1, action)
             refused.decoded = actions
             raise refused from None
-        finally:
-            state.__class__ = cls
-        cls.update_status(state)  # the status in full at the end
-        self.moves, self.bonus = moves, bonus
-        if keep_history:
-            self._history = [(snaps[k], stack[k]) for k in range(len(stack))]
-        return actions, codes
+        return moves, bonus, stack, snaps, actions, codes
+
+    def _session_event(self, item: int, i: int, moves: int, bonus: int, stack: array,
+                       snaps: dict) -> tuple[int, int]:
+        """Hint, undo or restart, event ``i`` of :meth:`play_events` (its counted moves, bonus, undo
+        stack and saved positions): the same policy as :meth:`act`.  Returns (moves, bonus) after it."""
+        if item == HINT:
+            if self._hint_counts():
+                moves += 1
+        elif item == UNDO:
+            depth = len(stack)
+            moves = self._undo_to(depth, snaps.pop(depth - 1, None), moves, stack.pop() if depth else 0)
+        else:
+            self._restart(moves, bonus, i)
+            del stack[:]
+            snaps.clear()
+            moves = bonus = 0
+        return moves, bonus
 
     # --- derived ------------------------------------------------------------------
     @classmethod
