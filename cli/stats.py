@@ -3,8 +3,10 @@
 Every file is verified first, in this process (formats/log.py, ``check``): a file that does
 not read or verify is named on stderr and not counted, and the exit code says so (1: it
 failed verification, 2: it could not be read as a log, 2 winning over 1), so the record holds
-only legal games that score what they claim.  The counting is core/stats.py's; the document
-is formats/stats.py's; the tables are the survey's (cli/tables.py).
+only legal games that score what they claim.  Only games a person played from a numbered deal
+count (the rest are listed apart, ``--all`` counts them), each once (:func:`same_game`), each of
+its attempts as a game (core/stats.py).  The counting is core/stats.py's; the document is
+formats/stats.py's; the tables are the survey's (cli/tables.py).
 """
 
 import os
@@ -44,9 +46,10 @@ stats.__doc__ = "\n\n".join((
     "file that cannot be read as a recorded game). Each attempt of a game is a game of its own: one ended by "
     "a restart counts when it was won or lost (a won attempt is a win whatever came after it), one restarted "
     "while still being played does not.",
-    "Each game counts once: files of the same game and deal whose first events are the same (the action and "
-    "its clock reading, to the millisecond; or, with no events, both) are one game in two forms, a copy, or a "
-    "game copied mid-play, whatever their creation times say; the one played furthest (most events) counts. "
+    "Each game counts once: files of the same game and deal whose first event is the same (its action and its "
+    "clock reading, to the millisecond; files with no event yet, by game and deal alone) are one game in two "
+    "forms, a copy, or a game copied mid-play, whatever their creation times say; the one played furthest (most "
+    "events) counts. "
     "Games started from a position, written by the solver (`solve -o`) or played by the built-in player "
     "(`autoplay -o`) are listed apart and not counted unless --all.",
 ))
