@@ -130,7 +130,7 @@ class _Reading:
         log, session = loaded
         if wanted is not None and log.header.game != wanted:
             return
-        why = _set_apart(log.header)
+        why = set_apart(log.header)
         if why is not None and not self.everything:
             self.apart.append(Apart(file=str(path), why=why))
             return
@@ -141,10 +141,10 @@ class _Reading:
             self.copies += 1
             if held[0] <= rank:
                 return
-        self._games[key] = (rank, _attempts(str(path), log, session, why == "position"))
+        self._games[key] = (rank, attempts_played(str(path), log, session, why == "position"))
 
 
-def _set_apart(header) -> str | None:
+def set_apart(header) -> str | None:
     """Why a game is not a player's game from a numbered deal ("position", "solver", "player"), or None."""
     if header.numbering != "pysol":
         return "position"
@@ -162,7 +162,7 @@ def same_game(log) -> tuple:
     return (header.game, header.numbering, header.deal, first)
 
 
-def _attempts(file: str, log, session, from_position: bool) -> list:
+def attempts_played(file: str, log, session, from_position: bool) -> list:
     """Each attempt of the game as core/stats.py counts it: those a restart ended, then the one being played.
     A game from a position scores what it gained from the position's score."""
     from carpet.core.session import deal_state
