@@ -10,7 +10,7 @@ from carpet.core import Session
 from carpet.formats import new_header, record
 
 from . import clock
-from .common import TOOL, Failure, Force, GameId, JsonFlag, check_output, game_and_deal, guard, report, say, write_new
+from .common import PLAYER_TOOL, Failure, Force, GameId, JsonFlag, check_output, game_and_deal, guard, report, say, write_new
 from .exits import UNUSABLE
 
 
@@ -52,7 +52,7 @@ def autoplay(game: GameId,
             why = "its action limit" if taken >= limit else "a position it had seen (it would go round in circles)"
             say(f"the built-in player stopped at {why}; the game goes on")
         if output is not None:
-            write_new(output, record(session, new_header(session, created=created, tool=TOOL),
+            write_new(output, record(session, new_header(session, created=created, tool=PLAYER_TOOL),
                                      clock_jumps=readings.jumps, clock_skipped_ms=readings.skipped_ms), force)
         report(session, as_json, **({"file": str(output)} if output else {}))
     guard(run)

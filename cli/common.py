@@ -22,6 +22,11 @@ from .exits import FAILED, UNUSABLE
 from .outcome import settle
 
 TOOL = f"carpet {__version__}"
+#: how a log's ``tool`` says a program, not a person, played its moves (``solve -o``, ``autoplay -o``),
+#: and the word ``stats`` sets such a game apart with
+MACHINE_MARKS = ((" (solver)", "solver"), (" (built-in player)", "player"))
+SOLVER_TOOL = TOOL + MACHINE_MARKS[0][0]
+PLAYER_TOOL = TOOL + MACHINE_MARKS[1][0]
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout.")]
 LogFile = Annotated[Path, typer.Argument(help="A recorded game: binary (.carpet), JSON (.carpet.json) or text "
@@ -116,6 +121,19 @@ def report(session: Session, as_json: bool, svg: Path | None = None, note: str =
         print_json(position_document(session, **extra))
     elif svg is None:
         draw(session)
+
+
+def attempts_words(session: Session) -> str:
+    """What each attempt of the session came to, for people: ``attempt 1 won, score 48 in 120 moves
+    (2:00.0); attempt 2 is this one``; empty for a game never restarted."""
+    earlier = session.earlier_attempts()
+    if not earlier:
+        return ""
+    from carpet.formats.svg import clock_text
+
+    words = [f"attempt {i} {'left playing' if a.status == 'playing' else a.status}, score {a.score} in "
+             f"{a.moves} move{'s' * (a.moves != 1)} ({clock_text(a.elapsed_ms)})" for i, a in enumerate(earlier, 1)]
+    return "; ".join(words + [f"attempt {len(earlier) + 1} is this one"])
 
 
 def write_svg(path: Path, session: Session, note: str = "", force: bool = False) -> None:

@@ -274,4 +274,5 @@ def undo(file: LogFile,
 
 
 redeal = _meta("redeal", "Redeal or shuffle the loose cards, where the game has redeals (recorded).")
-restart = _meta("restart", "Play the same deal again from the start (recorded; the new attempt is the one that counts).")
+restart = _meta("restart", "Play the same deal again from the start (recorded: the attempt it ends stays on "
+                           "record, named by show and verify and counted by stats).")

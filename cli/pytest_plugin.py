@@ -7,9 +7,12 @@ folders of games, in its pytest configuration::
     [tool.pytest.ini_options]            # pyproject.toml; in pytest.ini or tox.ini:
     carpet_games = ["fixtures"]          #   carpet_games = fixtures
 
-or on the command line, ``pytest --carpet-games fixtures`` (repeatable).  A folder named in
-the configuration is collected whenever pytest runs on its default paths, as ``testpaths``
-are; a folder named on the command line is collected in any case.  Sub-folders count too.
+or on the command line, ``pytest --carpet-games fixtures`` (repeatable).  Every folder named is
+collected whenever pytest runs, whether or not it was given paths (``pytest tests`` checks the
+games too: a folder of games is never passed over because a CI file names its tests).
+Sub-folders count too.  A symlink in a folder of games is followed: a linked file is checked
+(its target, wherever it lies) and a linked sub-folder entered, except one that leads back to
+a folder it is inside (a loop), which fails saying so.
 
 Collected: ``*.carpet``, ``*.carpet.json`` and ``*.carpet.txt`` (the text form) files, and
 ``*.log`` and ``*.json`` files whose first bytes name the carpet log format (other ``.log`` and
@@ -38,6 +41,7 @@ import pytest
 from .recorded import SNIFF_BYTES, looks_like_a_game, may_be_game, named_as_game
 
 _FOLDERS = pytest.StashKey[list]()
+_REACHED = pytest.StashKey[list]()  # the folders as named, their links not resolved
 _LEFT_ALONE = pytest.StashKey[list]()
 
 
@@ -51,6 +55,7 @@ def pytest_addoption(parser) -> None:
 
 def pytest_configure(config) -> None:
     config.stash[_FOLDERS] = []
+    config.stash[_REACHED] = []
     config.stash[_LEFT_ALONE] = []
     if getattr(config.option, "help", False) or getattr(config.option, "version", False):
         return
@@ -66,12 +71,10 @@ def pytest_configure(config) -> None:
     if not folders:
         return
     config.stash[_FOLDERS] = folders
-    # Collect them: the command line's always; the configuration's when pytest runs on its default
-    # paths (no paths given), as testpaths are. pytest has no hook to add a path to collect, so the
-    # folders join the paths it was about to collect.
-    explicit = bool(getattr(config.option, "file_or_dir", None))
-    for folder in given + ([] if explicit else named):
-        folder = folder.resolve()
+    config.stash[_REACHED] = sorted({Path(os.path.abspath(f)) for f in given + named} | set(folders))
+    # Collect them all, whatever paths pytest was given: pytest has no hook to add a path to
+    # collect, so the folders join the paths it was about to collect.
+    for folder in folders:
         if not _covered(folder, config.args, config.invocation_params.dir):
             config.args.append(str(folder))
 
@@ -82,6 +85,15 @@ def _covered(folder: Path, args, base: Path) -> bool:
         if path == folder or path in folder.parents:
             return True
     return False
+
+
+def _inside(path: Path, config) -> bool:
+    """Whether ``path``, as pytest reached it (through any symlink in a folder of games), is in one."""
+    folders = config.stash.get(_FOLDERS, None)
+    if not folders:
+        return False
+    seen = (Path(os.path.abspath(path)), path.resolve())
+    return any(p == f or f in p.parents for p in seen for f in config.stash[_REACHED])
 
 
 def pytest_report_header(config):
@@ -96,8 +108,7 @@ def pytest_collect_file(file_path: Path, parent):
     name = file_path.name
     if not folders or not may_be_game(name):
         return None
-    path = file_path.resolve()
-    if not any(path == f or f in path.parents for f in folders):
+    if not _inside(file_path, parent.config):
         return None
     if not named_as_game(name) and not _looks_like_a_game(file_path):
         parent.config.stash[_LEFT_ALONE].append(file_path)
@@ -115,12 +126,13 @@ def pytest_make_collect_report(collector):
         return
     report = outcome.get_result()
     path = Path(collector.path)
-    if not report.passed or not any(path == f or f in path.parents for f in folders):
+    if not report.passed or not _inside(path, collector.config):
         return
     try:
         entries = sorted(os.scandir(path), key=lambda e: e.name)
     except OSError:
         return
+    _fail_loops(collector, report, entries)
     for entry in entries:
         if not named_as_game(entry.name):
             continue
@@ -130,6 +142,24 @@ def pytest_make_collect_report(collector):
             regular_or_folder = False
         if not regular_or_folder:  # then reading it fails in its test, which says why
             report.result.append(GameFile.from_parent(collector, path=Path(entry.path)))
+
+
+def _fail_loops(collector, report, entries) -> None:
+    """A symlinked sub-folder that leads back to a folder the collector is inside (pytest would enter
+    it again and again): not entered, and one failing item in its place, saying so."""
+    ancestors = None
+    for entry in entries:
+        try:
+            if not entry.is_symlink() or not entry.is_dir():
+                continue
+        except OSError:
+            continue
+        if ancestors is None:  # the folders this one is inside, as reached and resolved
+            here = Path(collector.path)
+            ancestors = {p.resolve() for p in (here, *here.parents)}
+        if Path(entry.path).resolve() in ancestors:
+            report.result[:] = [node for node in report.result if Path(node.path) != Path(entry.path)]
+            report.result.append(LinkLoop.from_parent(collector, path=Path(entry.path)))
 
 
 def _looks_like_a_game(path: Path) -> bool:
@@ -165,6 +195,31 @@ class GameFile(pytest.File):
 
     def collect(self):
         yield GameItem.from_parent(self, name=self.path.name)
+
+
+class LinkLoop(pytest.File):
+    """A symlinked sub-folder of a folder of games that leads back to a folder it is inside."""
+
+    def collect(self):
+        yield LinkLoopItem.from_parent(self, name=self.path.name)
+
+
+class LinkLoopItem(pytest.Item):
+    def runtest(self) -> None:
+        from .outcome import shown
+
+        target = os.readlink(self.path)
+        raise GameDoesNotVerify(f"{shown(_shown(self.config, self.path))}: a symlink to {shown(target)}, a folder "
+                                f"it is inside: a loop, not entered (link the games themselves, or a folder "
+                                f"outside this one)")
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, GameDoesNotVerify):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        return self.path, None, f"carpet games folder link {self.name}"
 
 
 class GameItem(pytest.Item):

@@ -10,7 +10,7 @@ from carpet.core import Session, get_game
 from carpet.core.game import RESTART
 from carpet.formats import header_deal, position_document, replay
 
-from .common import (Failure, Force, JsonFlag, LogFile, PositionFlag, PositionText, SvgFile, console, guard, load,
+from .common import (Failure, Force, JsonFlag, attempts_words, LogFile, PositionFlag, PositionText, SvgFile, console, guard, load,
                      position_line, position_session, print_json, report, say, seconds)
 from .exits import UNUSABLE
 
@@ -36,7 +36,13 @@ def show(file: LogFile,
             print(position_line(session))
             if svg is None:
                 return
-        report(session, as_json, svg, note=event_note(session, len(log.events)), force=force)
+        from carpet.formats.report import attempt_results
+
+        report(session, as_json, svg, note=event_note(session, len(log.events)), force=force,
+               attempts=attempt_results(session))
+        attempts = attempts_words(session)
+        if attempts and not as_json and svg is None:
+            print(attempts)
     guard(run)
 
 

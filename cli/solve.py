@@ -15,7 +15,7 @@ from carpet.core.seen import CHANCE_NODES, CHANCE_SAMPLES
 from carpet.core.solver import DEFAULT_MEMORY, DEFAULT_NODES
 
 from . import clock
-from .common import (MOST_NODES, MOST_SECONDS, TOOL, Failure, Force, JsonFlag, PositionText, fail, game_and_deal, guard,
+from .common import (MOST_NODES, MOST_SECONDS, SOLVER_TOOL, Failure, Force, JsonFlag, PositionText, fail, game_and_deal, guard,
                      load, position_line, position_session, print_json, say, write_new)
 from .exits import UNUSABLE
 from .common import seconds as seconds_option
@@ -185,10 +185,13 @@ def _write(path: Path, session: Session, log, line: list[int], force: bool) -> N
 
     if log is None:
         played = Session(session.variant, session.deal)
-        header = new_header(played, created=clock.now_iso(), tool=TOOL)
+        header = new_header(played, created=clock.now_iso(), tool=SOLVER_TOOL)
     else:
+        import msgspec
+
         played = Session.replay(session.variant, session.deal, log.events)
-        header = upgraded(log.header)  # written in the current version, as play writes a log back
+        # written in the current version, as play writes a log back; its tool says the solver played on
+        header = msgspec.structs.replace(upgraded(log.header), tool=SOLVER_TOOL)
     try:
         for action in line:
             played.act(action, played.clock_ms)

@@ -3,8 +3,10 @@
 Every file is verified first, in this process (formats/log.py, ``check``): a file that does
 not read or verify is named on stderr and not counted, and the exit code says so (1: it
 failed verification, 2: it could not be read as a log, 2 winning over 1), so the record holds
-only legal games that score what they claim.  The counting is core/stats.py's; the document
-is formats/stats.py's; the tables are the survey's (cli/tables.py).
+only legal games that score what they claim.  Only games a person played from a numbered deal
+count (the rest are listed apart, ``--all`` counts them), each once (:func:`same_game`), each of
+its attempts as a game (core/stats.py).  The counting is core/stats.py's; the document is
+formats/stats.py's; the tables are the survey's (cli/tables.py).
 """
 
 import os
@@ -13,8 +15,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import JsonFlag, error, fail, game_and_deal, guard, print_json, say, settle
+from .common import MACHINE_MARKS, JsonFlag, error, fail, game_and_deal, guard, print_json, say, settle
 from .exits import OK, UNUSABLE
+from .outcome import shown
 
 
 def stats(paths: Annotated[list[Path], typer.Argument(
@@ -23,10 +26,13 @@ def stats(paths: Annotated[list[Path], typer.Argument(
               show_default=False)],
           game: Annotated[Optional[str], typer.Option(
               "--game", metavar="GAME", help="Only this game (see `carpet games`).", show_default=False)] = None,
+          everything: Annotated[bool, typer.Option(
+              "--all", help="Count the games set apart too: started from a position (their score counted from "
+              "the position's), written by `carpet solve -o` or played by `carpet autoplay -o`.")] = False,
           as_json: JsonFlag = False) -> None:
     def run() -> int:
         wanted = game_and_deal(game, None)[0].id if game is not None else None
-        reading = _Reading()
+        reading = _Reading(everything)
         for path in reading.files(paths):
             reading.read(path, wanted)
         return _show(reading, as_json)
@@ -37,22 +43,42 @@ stats.__doc__ = "\n\n".join((
     "Your record per game: games won, lost and still playing, the win rate with its 95 % interval, the best "
     "score, the fewest moves and fastest win, and winning streaks.",
     "Every file is verified first: one that fails is named on stderr and not counted (exit 1; exit 2 for a "
-    "file that cannot be read as a recorded game). The same game found twice (in two forms, or copied) counts "
-    "once.",
+    "file that cannot be read as a recorded game). Each attempt of a game is a game of its own: one ended by "
+    "a restart counts when it was won or lost (a won attempt is a win whatever came after it), one restarted "
+    "while still being played does not.",
+    "Each game counts once: files of the same game and deal whose first event is the same (its action and its "
+    "clock reading, to the millisecond; files with no event yet, by game and deal alone) are one game in two "
+    "forms, a copy, or a game copied mid-play, whatever their creation times say; the one played furthest (most "
+    "events) counts. "
+    "Games started from a position, written by the solver (`solve -o`) or played by the built-in player "
+    "(`autoplay -o`) are listed apart and not counted unless --all.",
 ))
+
+_WHY = {"position": "started from a position", "solver": "written by the solver",
+        "player": "played by the built-in player"}
 
 
 class _Reading:
     """The files found and what each held: the games counted, the failures, the exit code."""
 
-    def __init__(self) -> None:
+    def __init__(self, everything: bool = False) -> None:
         self.code = OK
         self.found = 0
-        self.played: list = []
+        self.everything = everything
         self.failed: list = []
+        self.apart: list = []
         self.copies = 0
         self._seen: set = set()  # the files read, by device and inode
-        self._games: set = set()  # what makes a game the same game
+        #: what makes a game the same game -> (rank: the one kept is the least, its attempts as Played)
+        self._games: dict = {}
+
+    @property
+    def played(self) -> list:
+        return [played for _rank, attempts in self._games.values() for played in attempts]
+
+    @property
+    def counted(self) -> int:
+        return len(self._games)
 
     def _problem(self, path: Path, why: str, code: int) -> None:
         self.code = max(self.code, code)
@@ -79,8 +105,7 @@ class _Reading:
 
     def read(self, item: tuple, wanted: str | None) -> None:
         from carpet.core import CarpetError
-        from carpet.core.stats import Played
-        from carpet.formats.stats import Failed
+        from carpet.formats.stats import Apart, Failed
 
         path, named = item
         try:
@@ -103,18 +128,56 @@ class _Reading:
             return
         self.found += 1
         log, session = loaded
-        header, summary = log.header, log.summary
-        if wanted is not None and header.game != wanted:
+        if wanted is not None and log.header.game != wanted:
             return
-        same = (header.game, header.deal, header.created, len(log.events), summary.status, summary.score,
-                summary.moves, summary.elapsed_ms)
-        if same in self._games:
+        why = set_apart(log.header)
+        if why is not None and not self.everything:
+            self.apart.append(Apart(file=str(path), why=why))
+            return
+        key = same_game(log)
+        rank = (-len(log.events), log.header.created, str(path))
+        held = self._games.get(key)
+        if held is not None:
             self.copies += 1
-            return
-        self._games.add(same)
-        self.played.append(Played(file=str(path), game=header.game, created=header.created,
-                                  status=session.status, score=session.score, moves=session.moves,
-                                  elapsed_ms=summary.elapsed_ms))
+            if held[0] <= rank:
+                return
+        self._games[key] = (rank, attempts_played(str(path), log, session, why == "position"))
+
+
+def set_apart(header) -> str | None:
+    """Why a game is not a player's game from a numbered deal ("position", "solver", "player"), or None."""
+    if header.numbering != "pysol":
+        return "position"
+    return next((why for mark, why in MACHINE_MARKS if header.tool.endswith(mark)), None)
+
+
+def same_game(log) -> tuple:
+    """What makes two recorded games one: the game, the deal, and the first event, its action and
+    clock reading (a copy shares them, whatever its creation time; two games played apart do not,
+    their clocks to the millisecond); with no events, the game and deal alone."""
+    from carpet.formats.playlog import first_reading
+
+    header, events = log.header, log.events
+    first = (events.actions[0], first_reading(events)) if len(events) else None
+    return (header.game, header.numbering, header.deal, first)
+
+
+def attempts_played(file: str, log, session, from_position: bool) -> list:
+    """Each attempt of the game as core/stats.py counts it: those a restart ended, then the one being played.
+    A game from a position scores what it gained from the position's score."""
+    from carpet.core.session import deal_state
+    from carpet.core.stats import RESTARTED, Played
+
+    header = log.header
+    base = deal_state(session.variant, session.deal).score if from_position else 0
+    out = [Played(file=file, game=header.game, created=header.created,
+                  status=RESTARTED if attempt.status == "playing" else attempt.status, score=attempt.score - base,
+                  moves=attempt.moves, elapsed_ms=attempt.elapsed_ms, attempt=n)
+           for n, attempt in enumerate(session.earlier_attempts(), 1)]
+    out.append(Played(file=file, game=header.game, created=header.created, status=session.status,
+                      score=session.score - base, moves=session.moves, elapsed_ms=log.summary.elapsed_ms,
+                      attempt=session.attempt))
+    return out
 
 
 def _load(path: Path, named: bool):
@@ -136,8 +199,8 @@ def _show(reading: _Reading, as_json: bool) -> int:
     from carpet.formats.stats import StatsDocument, game_record
 
     found = records(reading.played)
-    doc = StatsDocument(files=reading.found, counted=len(reading.played), copies=reading.copies,
-                        failed=reading.failed, games=[game_record(r) for r in found.values()])
+    doc = StatsDocument(files=reading.found, counted=reading.counted, copies=reading.copies,
+                        failed=reading.failed, games=[game_record(r) for r in found.values()], apart=reading.apart)
     if as_json:
         print_json(doc)
     else:
@@ -150,9 +213,15 @@ def _show(reading: _Reading, as_json: bool) -> int:
             out.print(table(entry), soft_wrap=True)  # a file name stays whole on its line
         if not doc.games:
             print("no games counted")
+        if doc.apart:
+            print("\nnot counted (--all counts them):")
+            for apart in doc.apart:
+                print(f"  {shown(apart.file)}: {_WHY[apart.why]}")
     notes = [f"{doc.files:,} recorded game{'s' * (doc.files != 1)} found", f"{doc.counted:,} counted"]
     if doc.copies:
         notes.append(f"{doc.copies:,} cop{'ies' if doc.copies != 1 else 'y'} of a game counted once")
+    if doc.apart:
+        notes.append(f"{len(doc.apart):,} set apart (started from a position or played by a program)")
     if doc.failed:
         notes.append(f"{len(doc.failed):,} not counted (failed, named above)")
     say("carpet stats: " + ", ".join(notes))
@@ -171,11 +240,14 @@ def table(entry):
     title = Text(f"{entry.game}: {entry.games:,} game{'s' * (entry.games != 1)}", style="bold")
     rows = [("won", entry.won), ("lost", entry.lost), ("playing", entry.playing)]
     lines = rate_lines(entry, "games still playing" if entry.playing else None)
-    for what, best, shown in (("best score", entry.best_score, str),
-                              ("fewest moves in a win", entry.fewest_moves, str),
-                              ("fastest win", entry.fastest_ms, clock_text)):
+    for what, best, form in (("best score", entry.best_score, str),
+                             ("fewest moves in a win", entry.fewest_moves, str),
+                             ("fastest win", entry.fastest_ms, clock_text)):
         if best is not None:
-            lines.append(f"{what}: {shown(best.value)} ({best.file})")
+            attempt = f", attempt {best.attempt}" if best.attempt > 1 else ""
+            lines.append(f"{what}: {form(best.value)} ({shown(best.file)}{attempt})")
+    if entry.restarted:
+        lines.append(f"attempts restarted before they were over (not games): {entry.restarted}")
     lines.append(f"winning streak: current {entry.streak.current}, longest {entry.streak.longest}")
     lines += spread_lines(entry, "won games")
     return Group(title, counts_table(rows, entry.games, "games"), Text(""), Text("\n".join(lines)))

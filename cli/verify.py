@@ -10,8 +10,9 @@ from carpet.core import CarpetError, Deal
 from carpet.core.session import deal_state
 from carpet.formats.documents import Export, Verify, VerifyResult
 from carpet.formats.log_types import VERSION
+from carpet.formats.report import attempt_results
 
-from .common import TOOL, Failure, Force, JsonFlag, LogFile, error, fail, guard, load, print_json, say, settle, write_file
+from .common import TOOL, Failure, attempts_words, Force, JsonFlag, LogFile, error, fail, guard, load, print_json, say, settle, write_file
 from .exits import OK, UNUSABLE
 from .outcome import shown
 
@@ -38,11 +39,13 @@ def verify_(files: Annotated[list[Path], typer.Argument(help="Recorded games to 
         else:
             entry = VerifyResult(file=str(path), ok=True, error=None, events=len(log.events), status=session.status,
                                  score=session.score, game=session.variant.id, deal=session.deal.text,
-                                 version=log.header.version, sealed=log.sealed)
+                                 version=log.header.version, sealed=log.sealed, attempts=attempt_results(session))
             if not as_json:
                 unsealed = "" if log.sealed else "; unsealed, written by hand (`carpet import` seals it)"
+                attempts = attempts_words(session)
                 print(f"ok   {shown(path)}: {session.variant.id} {_deal_words(session.deal)}, {entry.events} events, "
-                      f"{session.status}, score {session.score}, {session.moves} moves{unsealed}")
+                      f"{session.status}, score {session.score}, {session.moves} moves{unsealed}"
+                      f"{'; ' * bool(attempts)}{attempts}")
         results.append(entry)
     if as_json:
         print_json(Verify(results=results))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from .errors import CarpetError, IllegalAction
 from .game import FIRST_ACTION, HINT, LOST, PLAYING, RESTART, UNDO, WON, State, Variant
@@ -95,6 +95,16 @@ class ReplayError(CarpetError):
         self.action = action
 
 
+class Attempt(NamedTuple):
+    """What an attempt ended by a restart came to: its status then (a game restarted while still
+    being played is "playing"), its score, counted moves and clock (the restart's reading)."""
+
+    status: str
+    score: int
+    moves: int
+    elapsed_ms: int
+
+
 _WON_MOVE = "the game is won"
 _WON_UNDO = "the game is won; only restart is possible"
 _NO_UNDO = "nothing to undo"
@@ -102,7 +112,7 @@ _NO_UNDO = "nothing to undo"
 
 class Session:
     __slots__ = ("variant", "deal", "state", "events", "moves", "bonus", "clock_ms",
-                 "earlier_attempts_ms", "_history", "_start", "__weakref__")
+                 "earlier_attempts_ms", "_history", "_start", "_ended", "__weakref__")
 
     def __init__(self, variant: Variant, deal: "Deal | Start", *, state: State | None = None) -> None:
         self.variant = variant
@@ -124,6 +134,8 @@ class Session:
         self.clock_ms = 0
         #: the clock readings of every restart added up: time spent on earlier attempts
         self.earlier_attempts_ms = 0
+        #: each attempt a restart ended: (status, score, counted moves, the restart's event index)
+        self._ended: list[tuple[str, int, int, int]] = []
         #: for undo: (state snapshot, moves) before each position-changing action
         self._history: list[tuple[object, int]] = []
 
@@ -176,6 +188,17 @@ class Session:
         first (what undo would bring back; the present position is ``state``)."""
         return [snap for snap, _moves in self._history]
 
+    @property
+    def attempt(self) -> int:
+        """The number of the attempt being played: 1, and one more after each restart."""
+        return len(self._ended) + 1
+
+    def earlier_attempts(self) -> list[Attempt]:
+        """What each attempt a restart ended came to, oldest first: the events hold them (a restart
+        is an event), so a log of any version tells them, and no restart erases a finished game."""
+        clocks = self.events.clocks if self._ended else ()
+        return [Attempt(status, score, moves, clocks[at]) for status, score, moves, at in self._ended]
+
     def can_undo(self) -> bool:
         return bool(self._history) and self.state.status != WON
 
@@ -214,9 +237,16 @@ class Session:
             state.update_status()
         return moves + 1 if self.variant.undo_counts else moves_before
 
-    def _restart(self) -> None:
-        """A restart: the deal's position again, no counted move, no bonus, nothing to undo."""
-        self.state.restore(self._initial)
+    def _restart(self, moves: int, bonus: int, event: int) -> None:
+        """A restart, event number ``event`` (0-based), ending an attempt of ``moves`` counted moves
+        and ``bonus``: what the attempt came to is kept (its status decided in full), then the deal's
+        position again, no counted move, no bonus, nothing to undo."""
+        state = self.state
+        full_status = _FULL_STATUS.get(type(state))  # (play_events plays with the status half-decided)
+        if full_status is not None:
+            full_status(state)
+        self._ended.append((state.status, state.score + bonus, moves, event))
+        state.restore(self._initial)
         self._history.clear()
         self.moves = self.bonus = 0
 
@@ -246,7 +276,7 @@ class Session:
             self.moves = self._undo_to(len(history), snap, self.moves, before)
             history.pop()
         elif action == RESTART:
-            self._restart()
+            self._restart(self.moves, self.bonus, len(self.events))
             self.events.append((action, clock_ms))
             self.earlier_attempts_ms += clock_ms
             self.clock_ms = 0  # the new attempt's clock starts again
@@ -283,15 +313,32 @@ class Session:
 
         Sets the state, ``moves`` and ``bonus`` (the clock and ``events`` are the reader's); returns
         the actions decoded from codes (None from action indexes) and the codes (None without
-        ``encode``).  Raises
-        :class:`ReplayError` at the first event that cannot be played."""
-        variant, state = self.variant, self.state
+        ``encode``).  Raises :class:`ReplayError` at the first event that cannot be played."""
         n = len(items) if upto is None else min(upto, len(items))
         if n < len(items):
             items = items[:n]
         meta = items if meta is None else meta[:n] if n < len(meta) else meta
         if RESTART in meta:
             self.remember_start()  # (the deal's position: nothing is played yet)
+        state = self.state
+        cls = type(state)
+        if step is None:
+            state.__class__ = _LEAN.get(cls) or lean_class(cls)
+        try:
+            moves, bonus, stack, snaps, actions, codes = self._play_all(items, n, meta, from_codes, keep_history,
+                                                                        step, encode)
+        finally:
+            state.__class__ = cls
+        cls.update_status(state)  # the status in full at the end
+        self.moves, self.bonus = moves, bonus
+        if keep_history:
+            self._history = [(snaps[k], stack[k]) for k in range(len(stack))]
+        return actions, codes
+
+    def _play_all(self, items, n: int, meta, from_codes: bool, keep_history: bool, step, encode) -> tuple:
+        """:meth:`play_events`'s loop over its first ``n`` events, the state's class set for it.  Returns
+        (moves, bonus, the undo stack, the positions saved, the actions decoded, the codes)."""
+        variant, state = self.variant, self.state
         save = keep_history or step is not None
         play, decode = _family_codes(variant) if from_codes else (None, None)
         kernel = play if not save and encode is None else None  # runs of moves in bulk
@@ -302,9 +349,6 @@ class Session:
         snaps: dict[int, object] = {}
         win_bonus = variant.win_bonus
         moves = bonus = 0
-        cls = type(state)
-        if step is None:
-            state.__class__ = _LEAN.get(cls) or lean_class(cls)
         apply, snapshot = state.apply, state.snapshot
         i, action = 0, None
         try:
@@ -346,18 +390,7 @@ class Session:
                         actions.append(item)
                     if codes is not None:
                         codes.append(item)
-                    if item == HINT:
-                        if self._hint_counts():
-                            moves += 1
-                    elif item == UNDO:
-                        depth = len(stack)
-                        moves = self._undo_to(depth, snaps.pop(depth - 1, None), moves,
-                                              stack.pop() if depth else 0)
-                    else:
-                        self._restart()
-                        del stack[:]
-                        snaps.clear()
-                        moves = bonus = 0
+                    moves, bonus = self._session_event(item, i, moves, bonus, stack, snaps)
                 if step is not None:
                     self.moves, self.bonus = moves, bonus
                     step(self, i, action)
@@ -369,13 +402,24 @@ class Session:
             refused = ReplayError(str(exc), i + 1, action)
             refused.decoded = actions
             raise refused from None
-        finally:
-            state.__class__ = cls
-        cls.update_status(state)  # the status in full at the end
-        self.moves, self.bonus = moves, bonus
-        if keep_history:
-            self._history = [(snaps[k], stack[k]) for k in range(len(stack))]
-        return actions, codes
+        return moves, bonus, stack, snaps, actions, codes
+
+    def _session_event(self, item: int, i: int, moves: int, bonus: int, stack: array,
+                       snaps: dict) -> tuple[int, int]:
+        """Hint, undo or restart, event ``i`` of :meth:`play_events` (its counted moves, bonus, undo
+        stack and saved positions): the same policy as :meth:`act`.  Returns (moves, bonus) after it."""
+        if item == HINT:
+            if self._hint_counts():
+                moves += 1
+        elif item == UNDO:
+            depth = len(stack)
+            moves = self._undo_to(depth, snaps.pop(depth - 1, None), moves, stack.pop() if depth else 0)
+        else:
+            self._restart(moves, bonus, i)
+            del stack[:]
+            snaps.clear()
+            moves = bonus = 0
+        return moves, bonus
 
     # --- derived ------------------------------------------------------------------
     @classmethod
@@ -490,5 +534,5 @@ def play_codes(state: State, codes, i: int, end: int, actions, play, undone=None
     return end
 
 
-__all__ = ["CLOCK_LIMIT", "Events", "ReplayError", "Session", "lean_class", "play_codes", "undone", "PLAYING", "WON",
+__all__ = ["Attempt", "CLOCK_LIMIT", "Events", "ReplayError", "Session", "lean_class", "play_codes", "undone", "PLAYING", "WON",
            "LOST"]

@@ -11,8 +11,12 @@ its verified summary says.  Nothing here reads a file or the clock.
 - Best score: over every game counted (a lost game scores too); fewest counted moves and
   fastest time (the attempt's clock): over won games.  A tie goes to the game created first.
 - Streaks: the won and lost games in order of creation (the header's time, then the file
-  name); a game still being played is not over, so it neither lengthens nor breaks one.  The
-  current streak is the wins since the last lost game.
+  name, then the attempt: a file's attempts are in the order its events played them, whatever
+  its time says); a game still being played is not over, so it neither lengthens nor breaks one.
+  The current streak is the wins since the last lost game.
+- Attempts: each attempt of a recorded game a restart ended is a game of its own when it was
+  won or lost (a won attempt is a win, whatever came after it); one restarted while still
+  being played (status "restarted" here) is not a game, only counted as such.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from dataclasses import dataclass, field
 
 from .survey import undecided_interval
 
-WON, LOST, PLAYING = "won", "lost", "playing"
+WON, LOST, PLAYING, RESTARTED = "won", "lost", "playing", "restarted"
 
 
 @dataclass(frozen=True)
@@ -37,10 +41,12 @@ class Played:
     score: int
     moves: int
     elapsed_ms: int
+    #: which attempt of the file's game (1 and up: each restart begins the next)
+    attempt: int = 1
 
     @property
-    def order(self) -> tuple[str, str]:
-        return (self.created, self.file)
+    def order(self) -> tuple[str, str, int]:
+        return (self.created, self.file, self.attempt)
 
 
 @dataclass
@@ -67,6 +73,8 @@ class Record:
 
     def add(self, played: Played) -> None:
         self.counts[played.status] += 1
+        if played.status == RESTARTED:
+            return
         self.best_score = _better(self.best_score, played.score, played, higher=True)
         if played.status == WON:
             self.moves[played.moves] += 1
@@ -78,7 +86,8 @@ class Record:
 
     @property
     def games(self) -> int:
-        return sum(self.counts.values())
+        c = self.counts
+        return c[WON] + c[LOST] + c[PLAYING]
 
     @property
     def won(self) -> int:

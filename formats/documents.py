@@ -17,6 +17,17 @@ class Doc(msgspec.Struct, omit_defaults=False):
     """Base of the documents: printed as one line of JSON."""
 
 
+class AttemptResult(Doc):
+    """What an earlier attempt of a recorded game came to: the events up to the restart that ended it."""
+
+    #: "won", "lost", or "playing" for an attempt restarted before it was over
+    status: str
+    score: int
+    moves: int
+    #: the attempt's clock: the reading of the restart that ended it
+    elapsed_ms: int
+
+
 class Position(Doc):
     """``deal --json``, ``show --json``, ``play --json``, ``new --json``: the position."""
 
@@ -37,6 +48,8 @@ class Position(Doc):
     #: with ``hint``: what the hint looked at, "seen" (what the player has seen) or "full"
     #: (--peek: the whole position, face-down cards included)
     information: str | UnsetType = UNSET
+    #: ``show``: what each earlier attempt (ended by a restart) came to, oldest first
+    attempts: list[AttemptResult] | UnsetType = UNSET
 
 
 class Game(Doc):
@@ -83,6 +96,9 @@ class VerifyResult(Doc):
     version: int | UnsetType = UNSET
     #: false for a text-form game written by hand, with no Digest: checked move by move, not sealed
     sealed: bool | UnsetType = UNSET
+    #: when ok: what each earlier attempt (ended by a restart) came to, oldest first; status and score
+    #: are the attempt being played
+    attempts: list[AttemptResult] | UnsetType = UNSET
 
 
 class Verify(Doc):

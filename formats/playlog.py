@@ -129,6 +129,17 @@ class DeltaEvents(Events):
 _CLOCKS = Events.__dict__["clocks"]  # the slot DeltaEvents.clocks fills
 
 
+def first_reading(events: Events) -> int:
+    """The first event's clock reading, without summing the others' (a version-2 binary log keeps
+    its deltas packed: the first reading is the first delta)."""
+    if type(events) is DeltaEvents and events.deltas is not None:
+        deltas = events.deltas
+        if type(deltas) is PackedDeltas:
+            return deltas.low[0] | (deltas.high[0] & 15) << 8
+        return deltas[0]
+    return events.clocks[0]
+
+
 def copy_events(events: Events) -> Events:
     """A copy of ``events`` (its clock readings still to be summed where they were), its memo unset."""
     if type(events) is DeltaEvents and events.deltas is not None:  # (None once the readings are summed)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from carpet.core import Session
 
-from .documents import Position
+from .documents import AttemptResult, Position
 
 
 def position_document(session: Session, **extra) -> Position:
@@ -14,3 +14,8 @@ def position_document(session: Session, **extra) -> Position:
                     moves=session.moves, redeals_left=session.redeals_left, elapsed_ms=session.clock_ms,
                     layout=session.state.layout(), events=len(session.events),
                     position=write(session.state), **extra)
+
+
+def attempt_results(session: Session) -> list[AttemptResult]:
+    """What each earlier attempt of the session came to (core/session.py, ``earlier_attempts``)."""
+    return [AttemptResult(*attempt) for attempt in session.earlier_attempts()]

@@ -23,6 +23,8 @@ class Best(msgspec.Struct):
 
     value: int
     file: str
+    #: which attempt of the file's game (1 and up: each restart begins the next)
+    attempt: Count = 1
 
 
 class Streak(msgspec.Struct):
@@ -53,6 +55,8 @@ class GameRecord(msgspec.Struct):
     #: counted moves and score over the won games (null when none was won)
     moves: Spread | None
     score: Spread | None
+    #: attempts restarted while still being played: not games, not counted in any of the above
+    restarted: Count = 0
 
 
 class Failed(msgspec.Struct):
@@ -62,22 +66,35 @@ class Failed(msgspec.Struct):
     unreadable: bool
 
 
+class Apart(msgspec.Struct):
+    """A recorded game not counted unless asked (--all): nobody played it from a numbered deal."""
+
+    file: str
+    #: "position" (started from a position), "solver" (written by `carpet solve -o`) or
+    #: "player" (played by the built-in player, `carpet autoplay -o`)
+    why: str
+
+
 class StatsDocument(msgspec.Struct):
     """``carpet stats PATH... --json``: one record per game id, in order of the id."""
 
     #: recorded games found (named, or found in the folders named)
     files: Count
-    #: games counted: verified, of the game asked for (--game), each game once
+    #: recorded games counted: verified, of the game asked for (--game), each game once (each of
+    #: their attempts then counted in ``games``)
     counted: Count
-    #: files holding a game already counted (another form or copy of it), counted once
+    #: files holding a game already counted (another form or copy of it, or a game that shares
+    #: its beginning), counted once
     copies: Count
     #: files that were not counted because they failed to read or to verify
     failed: list[Failed]
     games: list[GameRecord]
+    #: games set apart, not counted (started from a position, or played by a program); --all counts them
+    apart: list[Apart] = []
 
 
 def _best(best: _Best | None) -> Best | None:
-    return None if best is None else Best(best.value, best.game.file)
+    return None if best is None else Best(best.value, best.game.file, best.game.attempt)
 
 
 def game_record(record: Record) -> GameRecord:
@@ -87,4 +104,4 @@ def game_record(record: Record) -> GameRecord:
                       **rate_fields(record.rate, record.interval), best_score=_best(record.best_score),
                       fewest_moves=_best(record.fewest_moves), fastest_ms=_best(record.fastest),
                       streak=Streak(current, longest), moves=spread_of(record.moves),
-                      score=spread_of(record.scores))
+                      score=spread_of(record.scores), restarted=c["restarted"])

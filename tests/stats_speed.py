@@ -34,10 +34,11 @@ GAMES = ("carpet", "kovrik", "kovrik-shuffle", "montana", "carpet-foster", "spac
 START_MS = 1_795_953_600_000
 
 
-def play(game: str, deal: int, created_ms: int, version: int = 2):
-    """One game played by the built-in player and recorded: (log, session)."""
+def play(game: str, deal: int, created_ms: int, version: int = 2, first_ms: int = 1500):
+    """One game played by the built-in player and recorded, the first clock reading ``first_ms``
+    and one every 1.5 s after it: (log, session)."""
     session = Session(get_game(game), parse_deal(str(deal)))
-    ticks = count(1500, 1500)
+    ticks = count(first_ms, 1500)
     play_out(session, clock=lambda: next(ticks))
     header = new_header(session, created=created_text(created_ms), tool="carpet stats_speed", version=version)
     return record(session, header), session

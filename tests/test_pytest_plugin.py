@@ -89,13 +89,64 @@ def test_the_command_line_flag_names_a_folder_too(pytester, games):
     result.assert_outcomes(passed=len(GAMES))
 
 
-def test_configured_folders_join_the_default_paths_only(pytester, games):
+def test_configured_folders_are_checked_whatever_paths_pytest_is_given(pytester, games):
     with_ini(pytester)
     pytester.makepyfile(test_other="def test_other():\n    pass\n")
     pytester.runpytest().assert_outcomes(passed=len(GAMES) + 1)  # no paths: the folder joins them
-    pytester.runpytest("test_other.py").assert_outcomes(passed=1)  # paths given: those only
-    pytester.runpytest(f"games/{GAMES[0]}").assert_outcomes(passed=1)
+    pytester.runpytest("test_other.py").assert_outcomes(passed=len(GAMES) + 1)  # paths given: the folder too
+    pytester.runpytest(f"games/{GAMES[0]}").assert_outcomes(passed=len(GAMES))  # (each game once)
     pytester.runpytest("test_other.py", "--carpet-games", "games").assert_outcomes(passed=len(GAMES) + 1)
+
+
+def broken_project(pytester, where: str = "games") -> None:
+    """A project whose tests pass, its configured folder of games ``games`` holding a broken game at
+    ``where`` (a path under the project: the folder itself, or somewhere a link in it leads)."""
+    tests = pytester.path / "tests"
+    tests.mkdir()
+    (tests / "test_fine.py").write_text("def test_fine():\n    pass\n")
+    (pytester.path / "games").mkdir(exist_ok=True)
+    shutil.copy(FIXTURES / "kovrik-won.carpet", pytester.path / "games" / "good.carpet")
+    (pytester.path / where).mkdir(parents=True, exist_ok=True)
+    (pytester.path / where / "broken.carpet").write_bytes(b"\x93\xa5hello")
+    with_ini(pytester)
+
+
+def test_pytest_given_a_path_still_fails_on_a_broken_game(pytester):
+    broken_project(pytester)
+    result = pytester.runpytest_subprocess("tests", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(["*games/broken.carpet: not a carpet log*"])
+
+
+@pytest.mark.parametrize("link", ["file", "folder"])
+def test_a_broken_game_linked_into_the_folder_fails(pytester, link):
+    broken_project(pytester, where="elsewhere")
+    if link == "file":  # a game that is a symlink to a file outside the folder
+        (pytester.path / "games" / "linked.carpet").symlink_to(pytester.path / "elsewhere" / "broken.carpet")
+    else:  # a symlinked sub-folder
+        (pytester.path / "games" / "more").symlink_to(pytester.path / "elsewhere", target_is_directory=True)
+    for args in ((), ("tests",)):
+        result = pytester.runpytest_subprocess(*args, "-p", "no:cacheprovider")
+        assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
+        result.assert_outcomes(passed=2, failed=1)
+        shown = "games/linked.carpet" if link == "file" else "games/more/broken.carpet"
+        result.stdout.fnmatch_lines([f"*{shown}: not a carpet log*"])
+
+
+def test_a_linked_sub_folder_that_loops_fails_saying_so_and_the_run_ends(pytester):
+    broken_project(pytester)
+    (pytester.path / "games" / "broken.carpet").unlink()
+    (pytester.path / "games" / "back").symlink_to("..", target_is_directory=True)  # games/back/games/back/...
+    (pytester.path / "games" / "a").mkdir()
+    (pytester.path / "games" / "b").mkdir()
+    (pytester.path / "games" / "a" / "to-b").symlink_to("../b", target_is_directory=True)
+    (pytester.path / "games" / "b" / "to-a").symlink_to("../a", target_is_directory=True)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", timeout=120)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
+    result.assert_outcomes(passed=2, failed=3)  # back, a/to-b/to-a, b/to-a/to-b: each a loop, never entered
+    result.stdout.fnmatch_lines(["*games/back: a symlink to .., a folder it is inside: a loop*"])
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
 
 
 def test_sub_folders_count(pytester, games):

@@ -85,7 +85,8 @@ def test_solving_a_recorded_game_continues_it(tmp_path):
     verified = doc(run("verify", out, "--json"))["results"][0]
     assert verified["ok"] and verified["events"] == 3 + len(d["line"]) and verified["status"] == "won"
     kept = json.loads(out.read_text())
-    assert kept["header"] == json.loads(game.read_text())["header"]  # the same game, played on
+    # the same game, played on; its tool says the solver played (carpet stats sets it apart)
+    assert kept["header"] == {**json.loads(game.read_text())["header"], "tool": "carpet 0.1.0 (solver)"}
     assert [e[0] for e in kept["events"][:3]] == ["turn", "hint", "turn"]
 
 
