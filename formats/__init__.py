@@ -5,10 +5,11 @@ Each name of the package is loaded from its module when first asked for (PEP 562
 """
 
 import sys
-from importlib import import_module
 from importlib.machinery import PathFinder
 from importlib.util import find_spec, module_from_spec
 from types import ModuleType
+
+from carpet.core import lazy_names
 
 
 class _Deferred(ModuleType):
@@ -53,21 +54,11 @@ def _load_msgspec() -> None:
 
 _load_msgspec()
 
-#: each name of the package -> its module
-_HOME = {"locked": "files", "read_log": "files", "write_log": "files", "check": "log", "decode": "log",
-         "encode": "log", "to_bytes": "log", "FORMAT": "log_types", "VERSION": "log_types", "Log": "log_types",
-         "LogError": "log_types", "header_deal": "log_types", "new_header": "log_types", "upgraded": "log_types",
-         "record": "log_verify", "replay": "log_verify", "verify": "log_verify", "position_document": "report"}
-
-
-def __getattr__(name: str):
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f".{home}", __name__), name)
-    globals()[name] = value  # (asked once: the next reads find it here)
-    return value
-
+__getattr__ = lazy_names(__name__, {
+    "locked": "files", "read_log": "files", "write_log": "files", "check": "log", "decode": "log", "encode": "log",
+    "to_bytes": "log", "FORMAT": "log_types", "VERSION": "log_types", "Log": "log_types", "LogError": "log_types",
+    "header_deal": "log_types", "new_header": "log_types", "upgraded": "log_types", "record": "log_verify",
+    "replay": "log_verify", "verify": "log_verify", "position_document": "report"})
 
 __all__ = ["FORMAT", "VERSION", "Log", "LogError", "check", "decode", "encode", "header_deal", "new_header", "record",
            "replay", "to_bytes", "upgraded", "verify", "read_log", "write_log", "locked", "position_document"]
