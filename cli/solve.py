@@ -22,7 +22,8 @@ from .exits import UNUSABLE
 from .common import seconds as seconds_option
 
 HELP = "\n\n".join((
-    "Search a deal, or the position a recorded game has reached, for a win.",
+    "Search a deal, or the position a recorded game has reached, for a win. `carpet solve GAME A-B` "
+    "searches each deal from A to B in turn, in one process: a line a deal (--json: a document a line).",
     "Three answers, never a guess: won (with a winning line), unwinnable (every reachable position "
     "was searched: a proof) or unknown (the budget ran out first; the nodes searched are reported). "
     "A node is one action tried; the same deal and --nodes give the same answer and line on every "
