@@ -9,12 +9,15 @@ measured in the same rounds, interleaved, so that a busy machine moves them alik
     python benchmarks/startup.py --runs 15 --python /tmp/before/bin/python --python /tmp/after/bin/python
 
 Measure a non-editable install (``pip install .``): an editable one goes through a finder at import.
-Speed is measured, not asserted: say the machine's load with the figures.
+Speed is measured, not asserted: say the machine's load with the figures.  ``--instructions`` counts
+the instructions each run executes instead (``valgrind --tool=cachegrind``, hash seed 0: the same
+count on a busy machine as on an idle one, one run each, about 50 times slower than the run).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import statistics
 import subprocess
@@ -62,6 +65,24 @@ def measure(pythons: list[str], log: Path, runs: int) -> dict[str, dict[str, dic
                 for name in commands(log)} for p in pythons}
 
 
+def instructions(cmd: list[str]) -> int:
+    """The instructions one run of ``cmd`` executes, as valgrind counts them."""
+    result = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                             *cmd], capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    line = next(line for line in result.stderr.splitlines() if "I refs:" in line or "I   refs:" in line)
+    return int(line.split(":")[1].replace(",", ""))
+
+
+def count(pythons: list[str], log: Path) -> None:
+    """Each command's instructions against ``import typer``'s, for each install."""
+    for p in pythons:
+        base = instructions([p, "-c", "import typer"])
+        print(f"{p}: import typer {base / 1e6:.1f}M instructions")
+        for name, args in commands(log).items():
+            n = instructions([p, str(Path(p).parent / "carpet"), *args])
+            print(f"  {name:<12} {n / base:5.3f}x  +{(n - base) / 1e6:.1f}M")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--python", action="append", help="an interpreter with carpet installed (repeatable; "
@@ -69,11 +90,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15, help="interleaved pairs per command")
     parser.add_argument("--log", type=Path, default=FIXTURES / "kovrik-hard-won.carpet",
                         help="the recorded game shown, verified and listed")
+    parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead")
     args = parser.parse_args()
     pythons = args.python or [sys.executable]
     with tempfile.TemporaryDirectory() as tmp:  # (a copy: the checkout's files are never touched)
         log = Path(tmp) / args.log.name
         log.write_bytes(args.log.read_bytes())
+        if args.instructions:
+            return count(pythons, log)
         for p in pythons:  # once each first: the page cache warm
             carpet = str(Path(p).parent / "carpet")
             for cmd in commands(log).values():
