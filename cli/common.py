@@ -15,7 +15,6 @@ from typing import Annotated, Callable, Optional
 import typer
 
 from carpet.core import GAMES, CarpetError, IllegalAction, Session, __version__, get_game, parse_deal
-from carpet.formats import LogError, position_document
 
 from . import outcome
 from .exits import FAILED, UNUSABLE
@@ -118,6 +117,8 @@ def report(session: Session, as_json: bool, svg: Path | None = None, note: str =
     if svg is not None:
         write_svg(svg, session, note, force)
     if as_json:
+        from carpet.formats import position_document
+
         print_json(position_document(session, **extra))
     elif svg is None:
         draw(session)
@@ -161,6 +162,8 @@ class Failure(Exception):
 
 def fail(path: Path | str, exc: CarpetError) -> Failure:
     """Exit 1 for an illegal action or a log that fails verification; 2 for anything unusable."""
+    from carpet.formats import LogError
+
     failed = isinstance(exc, IllegalAction) or (isinstance(exc, LogError) and not exc.unreadable)
     return Failure(f"carpet: {path}: {exc}", FAILED if failed else UNUSABLE)
 

@@ -6,9 +6,7 @@ from typing import Annotated, Optional
 import typer
 
 from carpet.core import Session
-from carpet.formats import new_header, record
 
-from . import clock
 from .common import (TOOL, Failure, Force, GameId, JsonFlag, PositionFlag, PositionText, Quiet, SvgFile, game_and_deal,
                      guard, position_line, position_session, report, say, write_new)
 from .exits import UNUSABLE
@@ -46,6 +44,10 @@ def new(game: Annotated[Optional[str], typer.Argument(help="A game id: see `carp
         quiet: Quiet = False,
         position: PositionText = None) -> None:
     """Start a recorded game, in GAME-DEAL.carpet here unless -o names the file; or from a position (--position)."""
+    from carpet.formats import new_header, record  # (not loaded by `deal`)
+
+    from . import clock
+
     def run():
         if position is not None:
             if game is not None or number is not None:

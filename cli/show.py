@@ -8,7 +8,7 @@ import typer
 
 from carpet.core import Session, get_game
 from carpet.core.game import RESTART
-from carpet.formats import header_deal, position_document, replay
+from carpet.formats import header_deal, replay
 
 from .common import (Failure, Force, JsonFlag, attempts_words, LogFile, PositionFlag, PositionText, SvgFile, console, guard, load,
                      position_line, position_session, print_json, report, say, seconds)
@@ -89,6 +89,7 @@ def replay_(file: LogFile,
 
         import msgspec
 
+        from carpet.formats import position_document
         from carpet.formats.documents import Frame
 
         log, _ = load(file)

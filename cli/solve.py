@@ -4,13 +4,14 @@ Exit codes: 0 for any answer the solver gives (won, unwinnable, unknown: each is
 2 for bad usage or an unusable file (the usual one line on stderr).
 """
 
+import sys
 import time
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, NamedTuple, Optional
 
 import typer
 
-from carpet.core import GAMES, CarpetError, Session
+from carpet.core import GAMES, CarpetError, Session, parse_deal
 from carpet.core.seen import CHANCE_NODES, CHANCE_SAMPLES
 from carpet.core.solver import DEFAULT_MEMORY, DEFAULT_NODES
 
@@ -21,7 +22,8 @@ from .exits import UNUSABLE
 from .common import seconds as seconds_option
 
 HELP = "\n\n".join((
-    "Search a deal, or the position a recorded game has reached, for a win.",
+    "Search a deal, or the position a recorded game has reached, for a win. `carpet solve GAME A-B` "
+    "searches each deal from A to B in turn, in one process: a line a deal (--json: a document a line).",
     "Three answers, never a guess: won (with a winning line), unwinnable (every reachable position "
     "was searched: a proof) or unknown (the budget ran out first; the nodes searched are reported). "
     "A node is one action tried; the same deal and --nodes give the same answer and line on every "
@@ -46,7 +48,8 @@ def solve(target: Annotated[Optional[str], typer.Argument(metavar="GAME|FILE",
                                                                "(or neither, with --position).",
                                                           show_default=False)] = None,
           number: Annotated[Optional[str], typer.Argument(metavar="[NUMBER]",
-                                                          help="The deal number, with a game id.",
+                                                          help="The deal number, with a game id; or a range A-B, each "
+                                                               "deal from A to B, a line each.",
                                                           show_default=False)] = None,
           nodes: Annotated[Optional[int], typer.Option("--nodes", min=1, max=MOST_NODES, show_default=False,
                                                        help="Budget in nodes (actions tried) [default: "
@@ -80,20 +83,16 @@ def solve(target: Annotated[Optional[str], typer.Argument(metavar="GAME|FILE",
         if seen:
             if best or output is not None:
                 raise Failure("carpet solve: --seen counts sampled orders; --best and -o are for one line", UNUSABLE)
+            if number is not None and "-" in number:
+                raise Failure("carpet solve: --seen takes one deal, not a range", UNUSABLE)
             return _seen(target, number, position, CHANCE_NODES if nodes is None else nodes, samples, as_json)
+        budget = _Budget(DEFAULT_NODES if nodes is None else nodes, best, seconds, memory << 20)
+        if number is not None and "-" in number:
+            if output is not None or position is not None:
+                raise Failure("carpet solve: a range of deals writes no file and takes no --position", UNUSABLE)
+            return _solve_range(target, number, budget, as_json)
         session, log = _position(target, number, position)
-        stop = None
-        started = time.process_time()
-        if seconds is not None:
-            deadline = started + seconds
-            stop = lambda: time.process_time() >= deadline  # noqa: E731
-        from carpet.core.solver import solve as search
-
-        solution = search(session, nodes=DEFAULT_NODES if nodes is None else nodes, best=best, stop=stop,
-                          memory=memory << 20)
-        spent = time.process_time() - started
-        text = session.variant.text
-        line = [text(a) for a in solution.line]
+        solution, spent = _search(session, budget)
         written = None
         if output is not None:
             if solution.result == "won":
@@ -101,21 +100,66 @@ def solve(target: Annotated[Optional[str], typer.Argument(metavar="GAME|FILE",
                 written = str(output)
             else:
                 say(f"no winning line to write: {output} not written")
-        if as_json:
-            from carpet.formats.documents import Solve
-
-            print_json(Solve(game=session.variant.id, deal=session.deal.text, result=solution.result,
-                             line=line, moves=solution.moves, score=solution.score, nodes=solution.nodes,
-                             seconds=round(spent, 3), information=solution.information,
-                             best=solution.best, best_score=solution.best_score,
-                             file=None if log is None else str(target), events=len(session.events),
-                             output=written, position=position_line(session), memory_full=solution.memory_full))
-        else:
-            _show(session, solution, line, spent, written)
-            if solution.memory_full:
-                say(f"the search stopped at its memory bound ({memory:,} MB, --memory) after "
-                    f"{solution.nodes:,} nodes")
+        _answer(session, solution, spent, budget, as_json, file=None if log is None else str(target), written=written)
     guard(run)
+
+
+class _Budget(NamedTuple):
+    """What one search may spend, and whether it goes on for the best win."""
+    nodes: int
+    best: bool
+    seconds: float | None
+    memory: int
+
+
+def _search(session: Session, budget: _Budget):
+    """(the solver's answer, the CPU seconds it took) for the position of ``session``."""
+    from carpet.core.solver import solve as search
+
+    stop = None
+    started = time.process_time()
+    if budget.seconds is not None:
+        deadline = started + budget.seconds
+        stop = lambda: time.process_time() >= deadline  # noqa: E731
+    solution = search(session, nodes=budget.nodes, best=budget.best, stop=stop, memory=budget.memory)
+    return solution, time.process_time() - started
+
+
+def _solve_range(game: str | None, deals: str, budget: _Budget, as_json: bool) -> None:
+    """``solve GAME A-B``: each deal from A to B searched in turn in this process, its answer a line
+    (``--json``: a document a line) as soon as it is known."""
+    from .survey import parse_range
+
+    if game is None:
+        raise Failure("carpet solve: a range of deals needs a game: carpet solve GAME A-B", UNUSABLE)
+    first, last = parse_range(deals, "carpet solve: deals")
+    variant, _ = game_and_deal(game, None)
+    for number in range(first, last + 1):
+        session = Session(variant, parse_deal(str(number)))
+        solution, spent = _search(session, budget)
+        _answer(session, solution, spent, budget, as_json, actions=False)
+        sys.stdout.flush()  # (a line as soon as its deal is decided: a reader follows the run)
+
+
+def _answer(session: Session, solution, spent: float, budget: _Budget, as_json: bool, file: str | None = None,
+            written: str | None = None, actions: bool = True) -> None:
+    """The answer for one position: its JSON document, or its line (and the winning line's actions)."""
+    text = session.variant.text
+    line = [text(a) for a in solution.line]
+    if as_json:
+        from carpet.formats.documents import Solve
+
+        print_json(Solve(game=session.variant.id, deal=session.deal.text, result=solution.result,
+                         line=line, moves=solution.moves, score=solution.score, nodes=solution.nodes,
+                         seconds=round(spent, 3), information=solution.information,
+                         best=solution.best, best_score=solution.best_score, file=file,
+                         events=len(session.events), output=written, position=position_line(session),
+                         memory_full=solution.memory_full))
+        return
+    _show(session, solution, line, spent, written, actions)
+    if solution.memory_full:
+        say(f"the search stopped at its memory bound ({budget.memory >> 20:,} MB, --memory) after "
+            f"{solution.nodes:,} nodes")
 
 
 solve.__doc__ = HELP
@@ -202,7 +246,8 @@ def _write(path: Path, session: Session, log, line: list[int], force: bool) -> N
     write_new(path, record(played, header, **jumps), force)
 
 
-def _show(session: Session, solution, line: list[str], spent: float, written: str | None) -> None:
+def _show(session: Session, solution, line: list[str], spent: float, written: str | None,
+          actions: bool = True) -> None:
     where = f"{session.variant.id} {session.deal.both_forms}"
     if session.events:
         where += f" after {len(session.events)} events"
@@ -219,7 +264,7 @@ def _show(session: Session, solution, line: list[str], spent: float, written: st
             best = ", best found within the budget (not proven best)"
         print(f"won: {where}, {len(line)} actions, {solution.moves} moves, score {solution.score}{best} "
               f"({searched}, {info})")
-        if line:
+        if line and actions:
             print(" ".join(line))
         if written:
             say(f"wrote {written}")

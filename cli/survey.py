@@ -103,8 +103,8 @@ def _player_names() -> list[str]:
 
 
 # --- running -----------------------------------------------------------------------------
-def parse_range(text: str) -> tuple[int, int]:
-    """``A-B`` (or ``N``) -> (A, B), plain deal numbers from 1, A <= B."""
+def parse_range(text: str, what: str = "carpet survey: --deals") -> tuple[int, int]:
+    """``A-B`` (or ``N``) -> (A, B), plain deal numbers from 1, A <= B; ``what`` starts an error's line."""
     from carpet.core import CarpetError, parse_deal
 
     first, dash, last = text.strip().partition("-")
@@ -116,14 +116,14 @@ def parse_range(text: str) -> tuple[int, int]:
             raise ValueError(text)  # (int() would take 1_000, +5, and digits of other scripts)
         a, b = int(first), int(last)
     except ValueError:
-        raise Failure(f"carpet survey: --deals {text!r}: use a range of deal numbers like 1-1000",
+        raise Failure(f"{what} {text!r}: use a range of deal numbers like 1-1000",
                       UNUSABLE) from None
     try:
         parse_deal(str(a)), parse_deal(str(b))
     except CarpetError as exc:
-        raise Failure(f"carpet survey: --deals {text!r}: {exc}", UNUSABLE) from None
+        raise Failure(f"{what} {text!r}: {exc}", UNUSABLE) from None
     if b < a:
-        raise Failure(f"carpet survey: --deals {text!r} is empty: the first deal comes after the last "
+        raise Failure(f"{what} {text!r} is empty: the first deal comes after the last "
                       f"(did you mean {b}-{a}?)", UNUSABLE)
     return a, b
 

@@ -185,3 +185,38 @@ def test_best_says_what_was_proven():
     assert first["moves"] > d["moves"] and (first["best"], first["best_score"]) == (None, None)
     proven = run("solve", "carpet", "1", "--best")
     assert "proven best (no win scores more, or as much in fewer moves)" in proven.stdout
+
+
+# --- many deals in one process: solve GAME A-B ---------------------------------------------
+def test_a_range_answers_each_deal_as_its_own_run_does():
+    """One document a line, in order, each the one ``solve GAME N --json`` prints (the time apart):
+    nothing one search leaves behind changes the next."""
+    for game, deals, nodes in (("carpet", (3, 4, 5, 6), "3000"), ("kovrik", (1, 2, 3), "2000"),
+                               ("crazy-quilt", (2, 3), "1500")):
+        result = run("solve", game, f"{deals[0]}-{deals[-1]}", "--nodes", nodes, "--json")
+        assert result.exit_code == 0, result.output
+        lines = [json.loads(line) for line in result.stdout.splitlines()]
+        alone = [doc(run("solve", game, str(n), "--nodes", nodes, "--json")) for n in deals]
+        for d in lines + alone:
+            assert set(d) == SOLVE_KEYS
+            d.pop("seconds")
+        assert lines == alone
+        assert [d["deal"] for d in lines] == [f"ms{n}" for n in deals]
+    assert {d["result"] for d in lines} <= {"won", "unwinnable", "unknown"}
+
+
+def test_a_range_in_text_is_a_line_a_deal():
+    text = run("solve", "carpet", "35-37", "--nodes", "2000").stdout.splitlines()
+    assert [line.split(":")[0] for line in text] == [doc(run("solve", "carpet", str(n), "--nodes", "2000", "--json"))
+                                                    ["result"] for n in (35, 36, 37)]
+    assert [f"carpet ms{n} " in line for n, line in zip((35, 36, 37), text)] == [True] * 3
+
+
+def test_a_range_that_is_not_one_is_one_line_and_exit_2():
+    from clitools import one_line
+
+    assert "first deal comes after the last" in one_line(run("solve", "carpet", "5-3"), 2)
+    assert "a range of deal numbers" in one_line(run("solve", "carpet", "1-x"), 2)
+    assert "writes no file" in one_line(run("solve", "carpet", "1-3", "-o", "x.carpet"), 2)
+    assert "not a range" in one_line(run("solve", "carpet", "1-3", "--seen"), 2)
+    assert "unknown game" in one_line(run("solve", "nope", "1-3"), 2)

@@ -65,9 +65,16 @@ class RuleTables:
 
     def __init__(self, cards: int, in_play: tuple[int, ...], build: Callable[[int, int], bool]) -> None:
         slots = (*range(cards), EMPTY)
-        self.after = tuple(tuple(c for c in in_play if build(c, left)) for left in slots)
-        self.before = tuple(tuple(c for c in in_play if follows(right, c)) for right in slots)
         self.nexts = tuple(tuple(c for c in in_play if follows(c, prev)) for prev in slots)
+        # the suit-next build is ``follows`` itself; the left rule is ``nexts`` seen from the right: each
+        # relation asked once a pair (a command that replays a log makes these tables first)
+        self.after = self.nexts if build is follows else tuple(tuple(c for c in in_play if build(c, left))
+                                                               for left in slots)
+        before: list[list[int]] = [[] for _ in slots]
+        for c in in_play:  # (lowest first)
+            for right in self.nexts[c]:
+                before[right].append(c)
+        self.before = tuple(map(tuple, before))
         self.after_set = tuple(map(frozenset, self.after))
         self.before_set = tuple(map(frozenset, self.before))
         self.nexts_set = tuple(map(frozenset, self.nexts))

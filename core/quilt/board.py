@@ -93,7 +93,15 @@ def available_in(cells, cell: int) -> bool:
 
 #: cell -> the cells whose short side touches it: emptying ``cell`` makes their cards available
 #: (:func:`available_in`: one of a card's short sides then touches no card), and no other's
-TOUCHING = tuple(tuple(n for n in range(CELLS) if cell in (_N1[n], _N2[n])) for cell in range(CELLS))
+def _touching() -> tuple[tuple[int, ...], ...]:
+    touching: list[list[int]] = [[] for _ in range(CELLS + 1)]
+    for n, sides in enumerate(_NEIGHBOURS):  # (lowest first)
+        for cell in sides:
+            touching[cell].append(n)
+    return tuple(map(tuple, touching[:CELLS]))
+
+
+TOUCHING = _touching()
 
 
 def free_flags(cells) -> bytearray:

@@ -82,6 +82,9 @@ class AmbiguousAction(IllegalAction):
     """A shorthand that names more than one legal action here."""
 
 
+#: has reserves -> the kinds of actions (QuiltVariant.kinds), made when first asked for
+_KINDS: dict[bool, list[int]] = {}
+
 
 class QuiltVariant(Variant):
     family = "quilt"
@@ -93,7 +96,18 @@ class QuiltVariant(Variant):
         self.has_reserves = has_reserves
         self.hidden_information = not has_reserves  # the stock is face down; reserves are face up
         self.words = {} if has_reserves else {"turn": TURN, "redeal": REDEAL}
-        self.kinds = self._kinds()
+
+    def __getattr__(self, name: str):
+        """``kinds`` (action -> its kind, 0 for none), made when a game first asks for it and then kept as a
+        plain attribute, where the transitions read it: a command pays for the games it plays alone (the
+        games with reserves share one table, those without the other)."""
+        if name != "kinds":
+            raise AttributeError(name)
+        kinds = _KINDS.get(self.has_reserves)
+        if kinds is None:
+            kinds = _KINDS[self.has_reserves] = self._kinds()
+        self.kinds = kinds
+        return kinds
 
     def _kinds(self) -> list[int]:
         kinds = [0] * ACTION_COUNT
