@@ -142,5 +142,5 @@ def _top(card: int, movable: bool, edges: str = "") -> Text:
 def legend() -> Text:
     return Text.assemble(
         ("|7♥|", "dim"), " vert.  ", ("-7♥-", "dim"), " horiz.  ", (AVAILABLE, AVAILABLE_STYLE),
-        " available  ", (MOVES, AVAILABLE_STYLE), " has a move  ", (HOLE, "dim"), " hole",
+        " free  ", (MOVES, AVAILABLE_STYLE), " has a move  ", (HOLE, "dim"), " hole",
         style="dim")

@@ -221,7 +221,7 @@ class PlayScreen(App):
     #board { height: 1fr; overflow-y: auto; padding: 0 1; }
     #bottom { dock: bottom; height: auto; }
     #legend { height: 1; padding: 0 1; color: $text-muted; }
-    #message { height: 1; padding: 0 1; }
+    #message { height: auto; max-height: 2; padding: 0 1; }
     #message.bad { color: $error; }
     #message.over { text-style: bold; color: $success; }
     Command { border: none; height: 1; padding: 0 1; }
@@ -298,9 +298,11 @@ class PlayScreen(App):
         self.board.update(Text("\n").join(lines))
 
     def say(self, line: str, kind: str = "") -> None:
+        """A line above the input; one too long for the width takes the legend's line as its second."""
         message = self.query_one("#message", Static)
         message.set_classes(kind)
         message.update(Text(line))
+        self.query_one("#legend").display = cell_len(line) <= max(1, self.size.width - 2)
 
     def over_line(self) -> str | None:
         session = self.game.session

@@ -71,7 +71,7 @@ def test_deal_draws_orientation_and_availability():
     assert any(line.startswith("b  -A♠-*  |8♣|   -6♣-   |6♥|") for line in lines)
     assert any(line.rstrip().endswith("|7♣|   -2♥-+") for line in lines)
     assert "stock 32   waste empty   redeals left 1" in lines
-    assert "|7♥| vert.  -7♥- horiz.  * available  + has a move  ·· hole" in lines
+    assert "|7♥| vert.  -7♥- horiz.  * free  + has a move  ·· hole" in lines
     assert all(len(line) <= 80 for line in lines)
     state = state_after("crazy-quilt", "1")
     check_drawing(state, result.stdout)

@@ -505,3 +505,19 @@ def test_a_pipe_without_json_prints_hints_as_they_come_and_draws_at_the_end(kovr
 def test_an_empty_pipe_gives_the_position_as_it_stands(kovrik):
     r = run("play", kovrik, "-", "--json", input="")
     assert r.exit_code == 0 and doc(r)["applied"] == 0 and doc(r)["events"] == 0
+
+
+def test_a_refusal_longer_than_the_line_is_shown_whole_in_place_of_the_legend(tmp_path):
+    path = tmp_path / "c.carpet"
+    assert run("new", "carpet", "7", "-o", path).exit_code == 0
+
+    async def script(app, pilot):
+        assert "dead gap" in screen_text(app)  # the legend
+        await pilot.press(*"zz9", "enter")
+        line = message(app)
+        assert len(line) > 58 and line.startswith("zz9: ")
+        shown = " ".join(screen_text(app).split())
+        assert " ".join(line.split()) in shown and "dead gap" not in shown
+        await pilot.press(*"turn", "enter")
+        assert message(app) == "played turn" and "dead gap" in screen_text(app)
+    on_screen(path, script, (60, 20))
