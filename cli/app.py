@@ -80,7 +80,7 @@ NOTES = {
     "verify": "Exit codes: 0 every file verifies; 1 a file fails verification (an illegal action, a summary "
               "that is not what the replay gives); 2 a file that cannot be read as a recorded game (2 wins "
               "over 1).",
-    "import": "import is another name for export, kept for the scripts that use it.",
+    "import": "import does what export does: either reads any form and writes the form the output's name says.",
 }
 
 

@@ -53,7 +53,8 @@ def test_verify_lists_its_exit_codes_and_solve_its_default_budget():
 
 
 def test_import_says_it_is_another_name_for_export():
-    assert "another name for export" in " ".join(run("import", "--help").stdout.split())
+    assert "Another name for export" in " ".join(run("import", "--help").stdout.split())
+    assert re.search(r"│ import +Another name for export", run("--help").stdout)  # in the list too
 
 
 def test_the_version_is_the_installed_one():
