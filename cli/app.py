@@ -52,26 +52,27 @@ COMMANDS = {
 }
 #: commands left out of ``carpet --help``'s list (they still run): bench is a developer's tool, run from a checkout
 HIDDEN = {"bench"}
-#: each command's examples, shown at the end of its --help (survey's are in its own text)
+#: each command's examples, shown at the end of its --help (survey's are in its own text); run in this
+#: order in one empty folder they all succeed (tests/test_help.py), but the screen, which needs a terminal
 EXAMPLES = {
     "games": ["carpet games", "carpet games --json"],
     "rules": ["carpet rules kovrik"],
     "deal": ["carpet deal kovrik 5", "carpet deal carpet 1 --position"],
     "new": ["carpet new carpet 7   (records carpet-ms7.carpet here)", "carpet new kovrik -o mine.carpet"],
-    "show": ["carpet show carpet-ms7.carpet", "carpet show carpet-ms7.carpet --at 3 --position"],
+    "show": ["carpet show carpet-ms7.carpet", "carpet show carpet-ms7.carpet --position"],
     "moves": ["carpet moves carpet-ms7.carpet"],
-    "play": ["carpet play carpet-ms7.carpet   (the screen, on a terminal)", "carpet play carpet-ms7.carpet 'a2>F' turn"],
+    "play": ["carpet play carpet-ms7.carpet   (the screen, on a terminal)", "carpet play carpet-ms7.carpet 'b5>F' turn turn"],
     "hint": ["carpet hint carpet-ms7.carpet", "carpet hint --position 'carpet JD2D9HJC5D/7H7C5HKDKC/9S5SQCKH3H/"
              "2SKS9DQDJS f:ACASAHAD s:28? w:-'"],
-    "undo": ["carpet undo carpet-ms7.carpet", "carpet undo carpet-ms7.carpet -n 3"],
-    "redeal": ["carpet redeal crazy-quilt-ms7.carpet"],
+    "undo": ["carpet undo carpet-ms7.carpet", "carpet undo carpet-ms7.carpet -n 2"],
+    "redeal": ["carpet redeal mine.carpet"],
     "restart": ["carpet restart carpet-ms7.carpet"],
     "replay": ["carpet replay carpet-ms7.carpet --delay 0.5"],
     "verify": ["carpet verify *.carpet", "carpet verify carpet-ms7.carpet --json"],
     "export": ["carpet export carpet-ms7.carpet -o carpet-ms7.carpet.txt", "carpet export carpet-ms7.carpet -o game.html"],
-    "import": ["carpet import carpet-ms7.carpet.txt -o carpet-ms7.carpet"],
+    "import": ["carpet import carpet-ms7.carpet.txt -o copy.carpet"],
     "solve": ["carpet solve carpet 7", "carpet solve carpet-ms7.carpet --seen"],
-    "stats": ["carpet stats .", "carpet stats ~/games --game kovrik"],
+    "stats": ["carpet stats .", "carpet stats ~/games --game kovrik   (every game under a folder)"],
     "autoplay": ["carpet autoplay kovrik 5 -o kovrik-5.carpet", "carpet autoplay carpet --deals 1-1000"],
     "bench": ["carpet bench --games 5   (from a checkout: it runs benchmarks/bench.py)"],
 }
