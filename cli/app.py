@@ -50,6 +50,39 @@ COMMANDS = {
     "autoplay": "autoplay:autoplay",
     "bench": "bench:bench",
 }
+#: commands left out of ``carpet --help``'s list (they still run): bench is a developer's tool, run from a checkout
+HIDDEN = {"bench"}
+#: each command's examples, shown at the end of its --help (survey's are in its own text); run in this
+#: order in one empty folder they all succeed (tests/test_help.py), but the screen, which needs a terminal
+EXAMPLES = {
+    "games": ["carpet games", "carpet games --json"],
+    "rules": ["carpet rules kovrik"],
+    "deal": ["carpet deal kovrik 5", "carpet deal carpet 1 --position"],
+    "new": ["carpet new carpet 7   (records carpet-ms7.carpet here)", "carpet new kovrik -o mine.carpet"],
+    "show": ["carpet show carpet-ms7.carpet", "carpet show carpet-ms7.carpet --position"],
+    "moves": ["carpet moves carpet-ms7.carpet"],
+    "play": ["carpet play carpet-ms7.carpet   (the screen, on a terminal)", "carpet play carpet-ms7.carpet 'b5>F' turn turn"],
+    "hint": ["carpet hint carpet-ms7.carpet", "carpet hint --position 'carpet JD2D9HJC5D/7H7C5HKDKC/9S5SQCKH3H/"
+             "2SKS9DQDJS f:ACASAHAD s:28? w:-'"],
+    "undo": ["carpet undo carpet-ms7.carpet", "carpet undo carpet-ms7.carpet -n 2"],
+    "redeal": ["carpet redeal mine.carpet"],
+    "restart": ["carpet restart carpet-ms7.carpet"],
+    "replay": ["carpet replay carpet-ms7.carpet --delay 0.5"],
+    "verify": ["carpet verify *.carpet", "carpet verify carpet-ms7.carpet --json"],
+    "export": ["carpet export carpet-ms7.carpet -o carpet-ms7.carpet.txt", "carpet export carpet-ms7.carpet -o game.html"],
+    "import": ["carpet import carpet-ms7.carpet.txt -o copy.carpet"],
+    "solve": ["carpet solve carpet 7", "carpet solve carpet-ms7.carpet --seen"],
+    "stats": ["carpet stats .", "carpet stats ~/games --game kovrik   (every game under a folder)"],
+    "autoplay": ["carpet autoplay kovrik 5 -o kovrik-5.carpet", "carpet autoplay carpet --deals 1-1000"],
+    "bench": ["carpet bench --games 5   (from a checkout: it runs benchmarks/bench.py)"],
+}
+#: more lines at the end of a command's --help
+NOTES = {
+    "verify": "Exit codes: 0 every file verifies; 1 a file fails verification (an illegal action, a summary "
+              "that is not what the replay gives); 2 a file that cannot be read as a recorded game (2 wins "
+              "over 1).",
+    "import": "import does what export does: either reads any form and writes the form the output's name says.",
+}
 
 
 class CarpetGroup(TyperGroup):
@@ -68,8 +101,8 @@ class CarpetGroup(TyperGroup):
         except KeyboardInterrupt:  # (click would print an empty line first)
             raise _Interrupted() from None
         single = typer.Typer(add_completion=False, context_settings=CONTEXT)
-        single.command(name=name)(getattr(module, function))
-        return typer.main.get_command(single)
+        single.command(name=name, epilog=_epilog(name), hidden=name in HIDDEN)(getattr(module, function))
+        return _labelled(typer.main.get_command(single))
 
     def make_context(self, *args, **kwargs):
         try:
@@ -135,6 +168,45 @@ class CarpetGroup(TyperGroup):
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else OK)
+
+
+def _epilog(name: str) -> str | None:
+    """The end of a command's --help: its examples, then its notes (one paragraph each)."""
+    examples = EXAMPLES.get(name, [])
+    lines = [f"{'Example' if len(examples) == 1 else 'Examples'}: " + ";  ".join(examples)] if examples else []
+    return "\n\n".join(lines + ([NOTES[name]] if name in NOTES else [])) or None
+
+
+#: the label of a value by its type, where a parameter names none (FILE, N): one style in every --help
+_TYPE_LABELS = {"integer": "N", "int": "N", "int range": "N", "integer range": "N", "float": "X", "path": "FILE"}
+
+
+def _labelled(command):
+    """Every parameter labelled as click labels them, in capitals (``FILE``, ``GAME``, ``N``), and a
+    required argument written bare in the usage line (``carpet show [OPTIONS] FILE``)."""
+    import copy
+
+    for param in command.params:
+        if getattr(param, "is_flag", False) or getattr(param.type, "name", "") == "choice":
+            continue
+        argument = param.param_type_name == "argument"
+        if param.metavar is None:
+            label = _TYPE_LABELS.get(param.type.name) or (param.name or "").upper()
+            if argument and param.name == "number":
+                label = "N"
+            param.metavar = label + ("..." if argument and param.nargs != 1 else "")
+        if argument:
+            param.make_metavar = _bare_metavar(param)
+            param.type = copy.copy(param.type)  # its label is the metavar: no <str> or <path> beside it
+            param.type.get_metavar = lambda *args, **kwargs: ""
+    return command
+
+
+def _bare_metavar(param):
+    def make_metavar(ctx=None, *, usage: bool = False) -> str:
+        label = param.metavar
+        return f"[{label}]" if usage and not param.required and not label.startswith("[") else label
+    return make_metavar
 
 
 class _Interrupted(Exception):
@@ -248,10 +320,15 @@ app = typer.Typer(cls=CarpetGroup, no_args_is_help=True, context_settings=CONTEX
 
 
 def _version(value: bool) -> None:
+    """The installed version, from the package's metadata (read only here: it costs about 50 ms of CPU)."""
     if value:
-        from carpet.core import __version__
+        from importlib.metadata import PackageNotFoundError, version
 
-        print(f"carpet {__version__}")
+        try:
+            installed = version("carpet")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            from carpet.core import __version__ as installed
+        print(f"carpet {installed}")
         raise typer.Exit()
 
 

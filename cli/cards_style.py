@@ -22,9 +22,11 @@ def card_text(card: int | None, *, style: str = "", empty: str = "··") -> Text
     return Text(card_label(card), style=f"{colour} {style}".strip())
 
 
-def board_table(column_labels) -> Table:
-    """A borderless table with a dim label column and one column per board column."""
-    table = Table(show_header=True, header_style="dim", box=None, pad_edge=False, padding=(0, 1))
+def board_table(column_labels, gap: int = 1) -> Table:
+    """A borderless table with a dim label column and one column per board column, ``gap`` spaces
+    between columns (the grid's and the carpet's cells are three wide, a card and its mark or a
+    space: with one space 14 columns fit a 60-column screen)."""
+    table = Table(show_header=True, header_style="dim", box=None, pad_edge=False, padding=(0, gap, 0, 0))
     table.add_column("", style="dim")
     for label in column_labels:
         table.add_column(str(label), justify="left")

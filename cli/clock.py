@@ -36,6 +36,9 @@ def wall_ms() -> int:
 
 #: a step of the wall clock longer than this between two actions is taken as a jump
 JUMP_MS = 30 * 24 * 3600 * 1000
+#: the most time counted between two actions (or between ``new`` and the first): a player gone
+#: longer was away, from the shell as on the screen; the rest goes into ``skipped_ms``
+IDLE_MS = 60 * 1000
 
 
 class Clock:
@@ -49,6 +52,8 @@ class Clock:
     is added to ``jumps`` and its size to ``skipped_ms``; both go into the log's summary.
     While a game stands finished (won or lost) its clock does not run: the time until
     the next recorded action (a restart, or an undo out of a lost game) is skipped too.
+    Between two actions at most ``IDLE_MS`` count: the clock measures play, not the calendar
+    of a game played a command at a time; the time beyond is skipped (no jump).
     """
 
     __slots__ = ("created_ms", "jumps", "skipped_ms")
@@ -68,11 +73,13 @@ class Clock:
         if session.status != PLAYING:
             self.skipped_ms += step
             return last
-        if step < 0 or step > JUMP_MS or last + step > CLOCK_LIMIT:  # no attempt's clock goes past the log's limit
+        counted = min(step, IDLE_MS)
+        if step < 0 or step > JUMP_MS or last + counted > CLOCK_LIMIT:  # no attempt's clock goes past the log's limit
             self.jumps += 1
             self.skipped_ms += step
             return last
-        return last + step
+        self.skipped_ms += step - counted
+        return last + counted
 
 
 def fresh_deal_number() -> str:

@@ -32,6 +32,23 @@ def deal(game: GameId,
     guard(run)
 
 
+def new_session(game: str, number: str | None) -> Session:
+    """A new game of ``game``, deal ``number`` or a fresh one (``carpet new``, the screen's new-deal key)."""
+    variant, deal_ = game_and_deal(game, number if number is not None else clock.fresh_deal_number())
+    return Session(variant, deal_)
+
+
+def default_path(game: str, name: str, folder: Path | None = None) -> Path:
+    """Where ``carpet new`` records a game when -o names no file: GAME-DEAL.carpet in ``folder`` (here)."""
+    file = f"{game}-{name}.carpet"
+    return folder / file if folder is not None else Path(file)
+
+
+def record_new(session: Session, path: Path, force: bool = False) -> None:
+    """Write the new game's log to ``path`` (created now, under the log's lock; never over a file unless ``force``)."""
+    write_new(path, record(session, new_header(session, created=clock.now_iso(), tool=TOOL)), force)
+
+
 def new(game: Annotated[Optional[str], typer.Argument(help="A game id: see `carpet games` (not with --position).",
                                                       show_default=False)] = None,
         number: Annotated[Optional[str], typer.Argument(help="Deal number (a fresh one when left out).",
@@ -58,11 +75,10 @@ def new(game: Annotated[Optional[str], typer.Argument(help="A game id: see `carp
             if game is None:
                 raise Failure("carpet new: which game? carpet new GAME [NUMBER], or carpet new --position TEXT",
                               UNUSABLE)
-            variant, deal_ = game_and_deal(game, number if number is not None else clock.fresh_deal_number())
-            session = Session(variant, deal_)
-            name = deal_.text
-        path = output if output is not None else Path(f"{variant.id}-{name}.carpet")
-        write_new(path, record(session, new_header(session, created=clock.now_iso(), tool=TOOL)), force)
+            session = new_session(game, number)
+            variant, name = session.variant, session.deal.text
+        path = output if output is not None else default_path(variant.id, name)
+        record_new(session, path, force)
         note = f"new {variant.id} game, deal {session.deal.both_forms}, log {shown(path)}"
         if as_json or quiet:
             say(note)

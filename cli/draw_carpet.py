@@ -12,7 +12,8 @@ from carpet.core.carpet import (CELL_TO_FOUNDATION, COLS, EMPTY, ROW_NAMES, STOC
 
 from .cards_style import board_table, card_text
 
-FITS = "underline"  # a card that goes to its foundation now
+FITS = "underline"  # a card that goes to its foundation now, marked by MARK too (so it shows without colour)
+MARK = "+"
 LIVE_GAP, DEAD_GAP = ("[]", "bold yellow"), ("..", "dim")
 
 PHASES = {
@@ -52,9 +53,9 @@ def _carpet(state: CarpetState, legal: set[int]) -> Table:
             if card == EMPTY:
                 # bright when a fill is legal now, dim when nothing can fill it now
                 live = WASTE_FILL + cell in legal or STOCK_FILL + cell in legal
-                cells.append(Text(*(LIVE_GAP if live else DEAD_GAP)))
+                cells.append(Text(*(LIVE_GAP if live else DEAD_GAP)).append(" "))  # three wide, as a card
             else:
-                cells.append(card_text(card, style=FITS if CELL_TO_FOUNDATION + cell in legal else ""))
+                cells.append(_marked(card, CELL_TO_FOUNDATION + cell in legal))
         table.add_row(*cells)
     return table
 
@@ -62,13 +63,19 @@ def _carpet(state: CarpetState, legal: set[int]) -> Table:
 def _piles(state: CarpetState, legal: set[int]) -> Text:
     line = Text.assemble(("stock ", "dim"), str(state.stock_left), ("   waste ", "dim"))
     if state.waste:
-        line.append_text(card_text(state.waste[-1], style=FITS if WASTE_TO_FOUNDATION in legal else ""))
+        line.append_text(_marked(state.waste[-1], WASTE_TO_FOUNDATION in legal, ""))
         line.append(f" ({len(state.waste)} card{'s' if len(state.waste) > 1 else ''})", style="dim")
     else:
         line.append("empty", style="dim")
     return line
 
 
+def _marked(card: int, fits: bool, unmarked: str = " ") -> Text:
+    """A card followed by MARK when it goes to its foundation now (``7♥+``), else by ``unmarked``."""
+    return card_text(card, style=FITS if fits else "") + Text(MARK if fits else unmarked, style="bold green")
+
+
 def legend() -> Text:
-    return Text.assemble(("7♥", FITS), " fits its foundation  ", LIVE_GAP, " gap a fill can take  ",
-                         DEAD_GAP, " gap nothing fills now", style="dim")
+    """Short enough for a 60-column screen."""
+    return Text.assemble((MARK, "bold green"), " to its foundation now  ", LIVE_GAP, " gap a fill takes  ",
+                         DEAD_GAP, " dead gap", style="dim")

@@ -55,7 +55,7 @@ def _foundations(state: QuiltState) -> Text:
 
 
 def _quilt(state: QuiltState, movable: set[int]) -> Table:
-    table = board_table(range(1, COLS + 1))
+    table = board_table(range(1, COLS + 1), gap=2)
     available = set(state.available())
     for row, name in enumerate(ROW_NAMES):
         cells = [Text(name, style="dim")]
@@ -92,14 +92,11 @@ def _stock_and_waste(state: QuiltState, movable: set[int], can_redeal: bool) -> 
     return line
 
 
-def _reserves(state: QuiltState, movable: set[int]) -> Table:
-    """Each reserve on a line, bottom first; its top card, the one that moves, last and bracketed."""
-    table = Table(show_header=False, box=None, pad_edge=False, padding=(0, 1))
-    table.add_column("", style="dim")
-    table.add_column("", justify="right", style="dim")
-    table.add_column("")
+def _reserves(state: QuiltState, movable: set[int]) -> "_Reserves":
+    """Each reserve bottom first; its top card, the one that moves, last and bracketed."""
+    lines = []
     for k, pile in enumerate(state.reserves):
-        line = Text()
+        line = Text.assemble((f"r{k + 1} {len(pile):>2}  ", "dim"))
         if not pile:
             line.append("empty", style="dim")
         else:
@@ -110,8 +107,29 @@ def _reserves(state: QuiltState, movable: set[int]) -> Table:
                 line.append_text(card_text(card))
                 line.append(" ")
             line.append_text(_top(shown[-1], FIRST_RESERVE + k in movable, "[]"))
-        table.add_row(f"r{k + 1}", f"{len(pile)}", line)
-    return table
+        lines.append(line)
+    return _Reserves(lines)
+
+
+class _Reserves:
+    """The reserves' lines in two columns (r1-r4 beside r5-r8) where the width holds them, else one a
+    line: a 60 x 20 screen shows all eight beside the quilt."""
+
+    def __init__(self, lines: list[Text]) -> None:
+        self.lines = lines
+
+    def __rich_console__(self, console, options):
+        half = (len(self.lines) + 1) // 2
+        widest = max(line.cell_len for line in self.lines)
+        if 2 * widest + 3 > options.max_width:
+            yield from self.lines
+            return
+        grid = Table.grid(padding=(0, 3))
+        grid.add_column(min_width=widest, no_wrap=True)
+        grid.add_column(no_wrap=True)
+        for left, right in zip(self.lines[:half], self.lines[half:] + [Text("")]):
+            grid.add_row(left, right)
+        yield grid
 
 
 def _top(card: int, movable: bool, edges: str = "") -> Text:
@@ -123,6 +141,6 @@ def _top(card: int, movable: bool, edges: str = "") -> Text:
 
 def legend() -> Text:
     return Text.assemble(
-        ("|7♥|", "dim"), " vertical  ", ("-7♥-", "dim"), " horizontal  ", (AVAILABLE, AVAILABLE_STYLE),
-        " available  ", (MOVES, AVAILABLE_STYLE), " has a move now  ", (HOLE, "dim"), " hole",
+        ("|7♥|", "dim"), " vert.  ", ("-7♥-", "dim"), " horiz.  ", (AVAILABLE, AVAILABLE_STYLE),
+        " free  ", (MOVES, AVAILABLE_STYLE), " has a move  ", (HOLE, "dim"), " hole",
         style="dim")

@@ -14,12 +14,17 @@ command starts as fast as before.  The screen draws the position with the same r
   alone, the "click" of docs/rules.md; a gap only one legal action fills; the stock, where it
   turns), Enter or Space plays it, a mouse click plays the place clicked.  Any other typing goes
   to the input line.
-- ``?`` plays the hint (the hint is recorded, then the action it names), Ctrl+Z undoes,
-  Ctrl+R restarts a finished game, Ctrl+Q (or Ctrl+C, or ``quit``) leaves.
+- The keys, as the footer lists them: F1 (or ``?``) the help, F2 plays the hint (the hint is
+  recorded, then the action it names), F3 a new deal (a number asked, or a fresh one; recorded
+  to a new file beside this one, which the screen then plays), F4 the player's record over the
+  games in this file's folder (``carpet stats FOLDER``), Ctrl+Z undoes, Ctrl+R restarts a
+  finished game, Ctrl+Q (or Ctrl+C, or ``quit``) leaves.  The first view says how to get help.
+- A refused action is said on the line above the input, and the input is emptied for the next.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 from pathlib import Path
@@ -31,7 +36,8 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
 from carpet.core import HINT, CarpetError
@@ -39,7 +45,7 @@ from carpet.core.cards import RANKS, SUIT_SYMBOLS
 from carpet.core.game import LOST, WON
 from carpet.formats import LogError, locked
 
-from .common import draw, fail, say
+from .common import Failure, draw, fail, say
 from .draw import legend_of, position
 from .exits import OK
 from .live import LiveGame
@@ -54,8 +60,29 @@ QUIT_WORDS = ("quit", "exit", "q")
 #: the words of the input line besides the legal actions, for Tab
 WORDS = ("hint", "undo", "restart", "quit")
 SELECTED = "bold black on bright_cyan"
-#: the key that plays the hint, on the board and in the input line alike
-HINT_KEY = "?"
+#: the key that opens the help, on the board and in the input line alike (no action holds it)
+HELP_KEY = "?"
+#: the first view's line: how to get help, and how to play
+FIRST_LINE = "F1 or ? help; arrows and Enter, or a click, play a card"
+HELP = """\
+[b]Playing[/b]
+  arrows       a card (gap, stock) that plays now
+  Enter Space  play it; a click plays the card clicked
+  typing       an action, as `carpet moves` prints
+               them (several: spaces between); Tab
+               completes; also hint undo restart quit
+
+[b]Keys[/b]
+  F1 or ?      this help (Esc closes it)
+  F2           the hint: recorded, then played
+  F3           a new deal (a number, or a fresh one),
+               recorded in GAME-DEAL.carpet beside
+               this file and played here
+  F4           your record over this file's folder
+  Ctrl+Z       undo
+  Ctrl+R       restart a finished game
+  Ctrl+Q       quit (every action is already recorded)
+"""
 
 
 class Spot(NamedTuple):
@@ -173,7 +200,7 @@ class Command(Input):
                 Binding("up", "board_move('up')", show=False), Binding("down", "board_move('down')", show=False)]
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
-        return character != HINT_KEY and super().check_consume_key(key, character)  # "?" is in no action
+        return character != HELP_KEY and super().check_consume_key(key, character)  # "?" is in no action
 
     def action_complete(self) -> None:
         self.app.complete(self)  # type: ignore[attr-defined]
@@ -194,26 +221,38 @@ class PlayScreen(App):
     #board { height: 1fr; overflow-y: auto; padding: 0 1; }
     #bottom { dock: bottom; height: auto; }
     #legend { height: 1; padding: 0 1; color: $text-muted; }
-    #message { height: 1; padding: 0 1; }
+    #message { height: auto; max-height: 2; padding: 0 1; }
     #message.bad { color: $error; }
     #message.over { text-style: bold; color: $success; }
     Command { border: none; height: 1; padding: 0 1; }
     """
     BINDINGS = [
-        Binding("question_mark", "hint", "play the hint", key_display="?", priority=True),
+        Binding("f1", "help", "help", priority=True),
+        Binding("question_mark", "help", "help", show=False, priority=True),
+        Binding("f2", "hint", "hint", priority=True),
+        Binding("f3", "new_deal", "new deal", priority=True),
+        Binding("f4", "stats", "stats", priority=True),
         Binding("ctrl+z", "undo", "undo", priority=True),
-        Binding("ctrl+r", "restart", "restart (game over)", priority=True),
+        Binding("ctrl+r", "restart", "restart", show=False, priority=True),
         Binding("ctrl+q", "quit", "quit", priority=True),
         Binding("ctrl+c", "quit", "quit", show=False, priority=True),
     ]
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, game: LiveGame) -> None:
+    def __init__(self, game: LiveGame, locks: contextlib.ExitStack | None = None) -> None:
         super().__init__()
         self.game = game
+        #: the lock of the log played now (a new deal's log takes its place)
+        self.locks = locks if locks is not None else contextlib.ExitStack()
+        #: the logs a new deal created, in order
+        self.created: list[Path] = []
         self.spots: list[Spot] = []
         self.selected: Spot | None = None
         self.played = 0  # actions recorded by this screen
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        """While the help, the new deal's question or the record is open, only quitting acts on the game."""
+        return action == "quit" or not isinstance(self.screen, ModalScreen)
 
     # --- layout and drawing ----------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -223,12 +262,12 @@ class PlayScreen(App):
             yield Static(legend_of(self.game.session) or "", id="legend")
             yield Static(id="message")
             yield Command(placeholder="an action (Tab completes), or quit", id="command", select_on_focus=False)
-            yield Footer()
+            yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.title = f"carpet play {self.game.file}"
         self.changed()
-        self.say(self.over_line() or "arrows and Enter, or a click, play a card; or type an action")
+        self.say(self.over_line() or FIRST_LINE)
         self.board.focus()
         self.set_interval(1.0, self.redraw)
 
@@ -259,9 +298,11 @@ class PlayScreen(App):
         self.board.update(Text("\n").join(lines))
 
     def say(self, line: str, kind: str = "") -> None:
+        """A line above the input; one too long for the width takes the legend's line as its second."""
         message = self.query_one("#message", Static)
         message.set_classes(kind)
         message.update(Text(line))
+        self.query_one("#legend").display = cell_len(line) <= max(1, self.size.width - 2)
 
     def over_line(self) -> str | None:
         session = self.game.session
@@ -317,11 +358,11 @@ class PlayScreen(App):
         if hint is None:
             return f"hint: nothing to play (the game is {session.status})"
         text = session.variant.text(hint)
-        return f"hint: {text}   (? plays the hint)"
+        return f"hint: {text}   (F2 plays the hint)"
 
     def play_selected(self) -> None:
         if self.selected is None:
-            self.say("no card can be played alone now: type an action (Tab lists them), or ? for the hint", "bad")
+            self.say("no card plays alone now: type an action (Tab lists them), or F2 for the hint", "bad")
             return
         self.play_texts([self.selected.text])
 
@@ -349,8 +390,8 @@ class PlayScreen(App):
         if len(texts) == 1 and texts[0].lower() in QUIT_WORDS:
             self.exit()
             return
-        if self.play_texts(texts):
-            command.value = ""
+        command.value = ""  # played or refused (the refusal is on the line above): the input is ready for the next
+        self.play_texts(texts)
 
     def complete(self, command: Command) -> None:
         typed = command.value.split(" ")
@@ -403,6 +444,116 @@ class PlayScreen(App):
         self.play_texts(["restart"])
 
 
+    # --- the help, a new deal, the record -------------------------------------------------
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_new_deal(self) -> None:
+        self.push_screen(DealScreen(self.game.session.variant.id), self.new_deal)
+
+    def new_deal(self, number: str | None) -> None:
+        """Record a new deal of this game (``carpet new``'s path) beside this file, and play it here."""
+        from .deal import default_path, new_session, record_new
+
+        if number is None:
+            self.say("no new deal: the game goes on")
+            return
+        try:
+            session = new_session(self.game.session.variant.id, number or None)
+            path = default_path(session.variant.id, session.deal.text, self.game.file.parent)
+            record_new(session, path)
+            fresh = contextlib.ExitStack()
+            try:
+                game = open_game(path, fresh)
+            except BaseException:
+                fresh.close()
+                raise
+        except (CarpetError, Failure) as exc:
+            self.say(f"no new deal: {str(exc).removeprefix('carpet: ')}", "bad")
+            return
+        self.locks.pop_all().close()  # this log's lock goes; the new log's is held in its place
+        self.locks.enter_context(fresh)
+        self.game = game
+        self.created.append(path)
+        self.title = f"carpet play {path}"
+        self.changed()
+        self.say(f"new deal, recorded in {path.name}")
+
+    def action_stats(self) -> None:
+        self.push_screen(StatsScreen(self.game.file.parent))
+
+
+class HelpScreen(ModalScreen):
+    """The keys and the input line, over the board; Esc, F1, ? or q closes it."""
+
+    BINDINGS = [Binding("escape,f1,question_mark,q", "dismiss", "close", priority=True)]
+    CSS = """
+    HelpScreen { align: center middle; }
+    #help { width: 60; max-width: 100%; height: auto; max-height: 100%; border: round $accent;
+            padding: 0 1; background: $surface; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Static(HELP + "\n[dim]Esc closes this help[/dim]")
+
+
+class DealScreen(ModalScreen):
+    """Asks the number of the new deal: Enter alone takes a fresh one; Esc changes nothing."""
+
+    BINDINGS = [Binding("escape", "dismiss", "cancel", priority=True)]
+    CSS = """
+    DealScreen { align: center middle; }
+    #deal { width: 56; max-width: 100%; height: auto; border: round $accent; padding: 0 1;
+            background: $surface; }
+    #deal Input { border: none; height: 1; padding: 0; }
+    """
+
+    def __init__(self, game: str) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="deal"):
+            yield Static(f"A new deal of {self.game}: its number (N or msN), or Enter alone for a fresh "
+                         f"one; Esc cancels.")
+            yield Input(placeholder="deal number, or Enter", id="number")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip())
+
+
+class StatsScreen(ModalScreen):
+    """The player's record over the games of a folder (``carpet stats FOLDER``), scrolled; Esc closes."""
+
+    BINDINGS = [Binding("escape,f4,q", "dismiss", "close", priority=True)]
+    CSS = """
+    StatsScreen { align: center middle; }
+    #stats { width: 100%; height: 100%; border: round $accent; padding: 0 1; background: $surface; }
+    """
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="stats"):
+            yield Static(f"reading the games in {self.folder}…", id="record")
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.show_record)
+
+    def show_record(self) -> None:
+        from rich.console import Group
+
+        from .stats import folder_record
+
+        self.query_one("#record", Static).update(Group(folder_record(self.folder),
+                                                       Text("\nEsc closes; arrows scroll", style="dim")))
+        self.query_one("#stats").focus()
+
+
 def _index_of_column(plain: str, column: int) -> int:
     """The index in ``plain`` of the character that begins at ``column``."""
     width = 0
@@ -413,20 +564,31 @@ def _index_of_column(plain: str, column: int) -> int:
     return len(plain)
 
 
-def run_screen(file: Path) -> int:
-    """Open the screen on the log at ``file``; the log stays locked until the screen closes."""
+def open_game(file: Path, locks: contextlib.ExitStack) -> LiveGame:
+    """The game of the log at ``file``, its lock taken (not waited for) and held by ``locks``; a log
+    that could not be written back is refused before anything is shown."""
     from carpet.formats.files import check_target
 
+    held = locks.enter_context(locked(file, wait=False))
+    check_target(file)
+    return LiveGame(file, held)
+
+
+def run_screen(file: Path) -> int:
+    """Open the screen on the log at ``file``; the log stays locked until the screen closes (or a new
+    deal's log takes its place)."""
     try:
-        with locked(file, wait=False) as held:
-            check_target(file)  # a log that could not be written back is refused before the screen opens
-            game = LiveGame(file, held)
-            screen = PlayScreen(game)
+        with contextlib.ExitStack() as locks:
+            screen = PlayScreen(open_game(file, locks), locks)
             screen.run()
+            locks = screen.locks  # (a new deal's lock, when one was taken)
     except LogError as exc:
         raise fail(file, exc) from None
+    game = screen.game
     draw(game.session)
-    say(f"{file}: {screen.played} action{'' if screen.played == 1 else 's'} played on the screen, every one recorded")
+    created = "".join(f"; new deal recorded in {path}" for path in screen.created)
+    say(f"{file}: {screen.played} action{'' if screen.played == 1 else 's'} played on the screen, every one "
+        f"recorded{created}")
     return OK
 
 

@@ -47,14 +47,14 @@ def solve(target: Annotated[Optional[str], typer.Argument(metavar="GAME|FILE",
                                                           help="A game id (then a deal number), or a game log "
                                                                "(or neither, with --position).",
                                                           show_default=False)] = None,
-          number: Annotated[Optional[str], typer.Argument(metavar="[NUMBER]",
+          number: Annotated[Optional[str], typer.Argument(metavar="N",
                                                           help="The deal number, with a game id; or a range A-B, each "
                                                                "deal from A to B, a line each.",
                                                           show_default=False)] = None,
-          nodes: Annotated[Optional[int], typer.Option("--nodes", min=1, max=MOST_NODES, show_default=False,
-                                                       help="Budget in nodes (actions tried) [default: "
-                                                            f"{DEFAULT_NODES:,}; with --seen, "
-                                                            f"{CHANCE_NODES:,} per order]")] = None,
+          nodes: Annotated[Optional[int], typer.Option("--nodes", min=1, max=MOST_NODES,
+                                                       show_default=f"{DEFAULT_NODES:,}; with --seen, "
+                                                                    f"{CHANCE_NODES:,} per order",
+                                                       help="Budget in nodes (actions tried).")] = None,
           memory: Annotated[int, typer.Option("--memory", min=1, max=1 << 20, metavar="MB",
                                               help="The most memory the search may hold, in MB; reaching it "
                                                    "ends the search with \"unknown\".")] = DEFAULT_MEMORY >> 20,

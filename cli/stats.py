@@ -61,7 +61,9 @@ _WHY = {"position": "started from a position", "solver": "written by the solver"
 class _Reading:
     """The files found and what each held: the games counted, the failures, the exit code."""
 
-    def __init__(self, everything: bool = False) -> None:
+    def __init__(self, everything: bool = False, on_problem=None) -> None:
+        #: where a file's problem is told: stderr and the exit code, unless another says (the screen)
+        self.on_problem = on_problem
         self.code = OK
         self.found = 0
         self.everything = everything
@@ -81,6 +83,9 @@ class _Reading:
         return len(self._games)
 
     def _problem(self, path: Path, why: str, code: int) -> None:
+        if self.on_problem is not None:
+            self.on_problem(f"{path}: {why}")
+            return
         self.code = max(self.code, code)
         settle(self.code)
         if code == UNUSABLE:
@@ -194,13 +199,36 @@ def _load(path: Path, named: bool):
     return check(data)
 
 
-def _show(reading: _Reading, as_json: bool) -> int:
+def _document(reading: _Reading):
     from carpet.core.stats import records
     from carpet.formats.stats import StatsDocument, game_record
 
     found = records(reading.played)
-    doc = StatsDocument(files=reading.found, counted=reading.counted, copies=reading.copies,
-                        failed=reading.failed, games=[game_record(r) for r in found.values()], apart=reading.apart)
+    return StatsDocument(files=reading.found, counted=reading.counted, copies=reading.copies,
+                         failed=reading.failed, games=[game_record(r) for r in found.values()], apart=reading.apart)
+
+
+def folder_record(folder: Path):
+    """The record over the games in ``folder`` as the screen shows it (its stats key): the tables of
+    ``carpet stats FOLDER``, then a line for each file not counted."""
+    from rich.console import Group
+    from rich.text import Text
+
+    problems: list[str] = []
+    reading = _Reading(on_problem=problems.append)
+    for path in reading.files([folder]):
+        reading.read(path, None)
+    doc = _document(reading)
+    parts = [Text(f"carpet stats {folder}: {doc.files:,} recorded game{'s' * (doc.files != 1)} found, "
+                  f"{doc.counted:,} counted", style="bold")]
+    for entry in doc.games:
+        parts += [Text(""), table(entry)]
+    parts += [Text(f"not counted: {line}", style="red") for line in problems]
+    return Group(*parts)
+
+
+def _show(reading: _Reading, as_json: bool) -> int:
+    doc = _document(reading)
     if as_json:
         print_json(doc)
     else:

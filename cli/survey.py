@@ -22,7 +22,7 @@ JOBS_PER_CORE = 4
 
 
 def survey(args: Annotated[Optional[list[str]], typer.Argument(
-               metavar="GAME | FILE...", help="The game to survey (see `carpet games`); with --summary, "
+               metavar="GAME|FILE...", help="The game to survey (see `carpet games`); with --summary, "
                "results files to read.", show_default=False)] = None,
            deals: Annotated[Optional[str], typer.Option(
                "--deals", help="The deal numbers, a range like 1-100000 (or one number).",

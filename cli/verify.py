@@ -159,8 +159,9 @@ def import_(file: Annotated[Path, typer.Argument(help="A recorded game in the te
                                                  show_default=False)],
             output: Output = ..., force: Force = False, form: Form = None, version: Version = None,
             as_json: JsonFlag = False) -> None:
-    """Read a recorded game in the text form back to a binary (or JSON) file, in the current format version
-    unless --version says; a game written by hand (no Digest tag) is sealed."""
+    """Another name for export, kept for the scripts that use it: a recorded game in the text form back to
+    a binary (or JSON) file, in the current format version unless --version says; a game written by hand
+    (no Digest tag) is sealed."""
     guard(lambda: _convert(file, output, force, as_json, form, version))
 
 

@@ -58,7 +58,8 @@ class Position:
         if self.unseen:
             n = len(self.unseen)
             raise BadPosition(f"the stock holds {n} unseen card{'s' if n > 1 else ''} (??): this needs the true "
-                              f"order of the stock, every card named")
+                              f"order of the stock, every card named; solve --seen --position and hint --position "
+                              f"take unseen cards")
         return self._make(())
 
     def with_order(self, cards: Iterable[int]) -> State:
@@ -126,7 +127,7 @@ def read(text: str) -> Position:
         raise BadPosition(f"a position is one line of at most {_TOO_LONG} characters, not {len(text)}")
     if "\n" in text.strip() or "\r" in text.strip():
         raise BadPosition("a position is one line")
-    words = text.split()
+    words = _joined(text.split())
     try:
         variant = get_game(words[0])
     except CarpetError:
@@ -140,6 +141,15 @@ def read(text: str) -> Position:
     return position
 
 
+def _joined(words: list[str]) -> list[str]:
+    """The words of a position whose cells were typed with spaces (``carpet 7D 5H 9C QC 6H/KH...``):
+    the words after the game id up to the first named field (``s:...``) are the cells, one field."""
+    if len(words) < 3:
+        return words
+    named = next((i for i, word in enumerate(words) if i > 1 and ":" in word), len(words))
+    return words[:1] + ["".join(words[1:named])] + words[named:]
+
+
 def _named_fields(variant: Variant, words: list[str]) -> dict[str, str]:
     """``key:value`` fields -> {key: value}; a field twice or without a name refused."""
     fields: dict[str, str] = {}
@@ -148,7 +158,7 @@ def _named_fields(variant: Variant, words: list[str]) -> dict[str, str]:
         key = key.lower()
         if not colon or not key:
             raise BadPosition(f"{word[:40]!r}: after the cells every field of a {variant.id} position is "
-                              f"name:value (e.g. s:7H2C)")
+                              f"name:value, its cards written without spaces (e.g. s:7H2C)")
         if key in fields:
             raise BadPosition(f"field {key}: appears twice")
         fields[key] = value
@@ -176,7 +186,8 @@ _MARKS = {"..": (EMPTY, "empty", "'..' (an empty cell) has no place here"),
 
 def read_cards(run: str, where: str, *, empty: bool = False, unseen: bool = False) -> list[int]:
     """Cards written one after another (``7H10dKs``) -> faces; ``..`` EMPTY where ``empty``,
-    ``??`` UNSEEN where ``unseen``; ``-`` alone is no card."""
+    ``??`` UNSEEN where ``unseen``, and ``N?`` a run of N of them (``28?``, as FEN counts empty
+    squares); ``-`` alone is no card."""
     if run == NONE:
         return []
     cards = []
@@ -190,6 +201,13 @@ def read_cards(run: str, where: str, *, empty: bool = False, unseen: bool = Fals
             cards.append(mark)
             i += 2
             continue
+        count = _unseen_run(run, i)
+        if count is not None:
+            if not unseen:
+                raise BadPosition(f"{where}: {_MARKS['??'][2]} ({run[i:i + 4]!r} is a run of them)")
+            cards.extend([UNSEEN] * int(count))
+            i += len(count) + 1
+            continue
         rank_text = "T" if run[i:i + 2] == "10" else run[i].upper()
         i += 2 if rank_text == "T" and run[i] == "1" else 1
         suit_text = run[i:i + 1].upper()
@@ -200,6 +218,16 @@ def read_cards(run: str, where: str, *, empty: bool = False, unseen: bool = Fals
                               f"empty cell)")
         cards.append(_SUIT_OF[suit_text] * 13 + RANKS.index(rank_text))
     return cards
+
+
+def _unseen_run(run: str, i: int) -> str | None:
+    """The digits of an ``N?`` beginning at ``i`` in ``run`` (a count of unseen cards), else None."""
+    j = i
+    while j < len(run) and run[j].isascii() and run[j].isdigit():
+        j += 1
+    if j == i or run[j:j + 1] != "?" or j - i > 3 or int(run[i:j]) == 0:
+        return None
+    return run[i:j]
 
 
 def write_cards(cards: Iterable[int]) -> str:

@@ -25,7 +25,9 @@ def test_deal_draws_the_carpet():
     lines = run("deal", "carpet", "1").stdout.splitlines()
     assert "foundations  A♣  A♠  A♥  A♦" in lines
     assert lines[lines.index("foundations  A♣  A♠  A♥  A♦") + 1].split() == ["1", "2", "3", "4", "5"]
-    assert "a  J♦  2♦  9♥  J♣  5♦" in lines and "d  2♠  K♠  9♦  Q♦  J♠" in lines
+    # a card that goes to its foundation now is marked + (a character: it shows without colour)
+    assert "a J♦  2♦+ 9♥  J♣  5♦" in [line.rstrip() for line in lines]
+    assert "d 2♠+ K♠  9♦  Q♦  J♠" in [line.rstrip() for line in lines]
     assert "stock 28   waste empty" in lines
     assert not any("phase" in line for line in lines)
 
@@ -40,17 +42,17 @@ def test_foster_deal_shows_missing_foundations_and_phase():
 
 def test_gaps_are_visible_live_or_dead():
     # carpet: a gap with the stock to fill from is live
-    assert "a  J♦  []  9♥" in plain(draw_carpet.render(state_after("carpet", "1", "a2>F")))
+    assert "a J♦  []  9♥" in plain(draw_carpet.render(state_after("carpet", "1", "a2>F")))
     # carpet-foster, phase 2: a hole is live while the pile has a card, dead when it is empty
     state = state_after("carpet-foster", "4", "b4>F", "turn", "turn", "turn", "turn", "2S", "3S", "w>c3", "turn")
     text = plain(draw_carpet.render(state))
-    assert "b  K♦  6♠  []  Q♥  4♥" in text and "c  K♥  8♣  5♠  9♦  6♣" in text
+    assert "b K♦  6♠  []  Q♥  4♥" in text and "c K♥  8♣  5♠  9♦  6♣" in text
     assert "stock 24   waste 8♥ (3 cards)" in text and "phase 2" in text
     assert "foundations  2♣  3♠  A♥  ·♦   (· no ace yet)" in text
     state = state_after("carpet-foster", "4", "b4>F")
     state.cells[0] = -1  # a hole and an empty pile: nothing can fill it
     state.place_cells()  # (the cells changed by hand)
-    assert "a  ..  Q♣" in plain(draw_carpet.render(state))
+    assert "a ..  Q♣" in plain(draw_carpet.render(state))
 
 
 def test_dead_gap_and_finished_foundations():
@@ -58,8 +60,8 @@ def test_dead_gap_and_finished_foundations():
     state.cells[:] = [-1] * 20
     state.place_cells()  # (the cells changed by hand)
     state.drawn = len(state.stock)
-    assert "a  ..  ..  ..  ..  .." in plain(draw_carpet.render(state))
-    assert "gap nothing fills now" in plain(draw_carpet.legend())
+    assert "a ..  ..  ..  ..  .." in plain(draw_carpet.render(state))
+    assert "dead gap" in plain(draw_carpet.legend())
     state.found[:] = [13, 13, 13, 13]
     assert "foundations  K♣  K♠  K♥  K♦" in plain(draw_carpet.render(state))
 

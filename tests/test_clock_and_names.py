@@ -4,7 +4,7 @@ import msgspec
 import pytest
 from freezegun import freeze_time
 
-from carpet.cli.clock import JUMP_MS, Clock
+from carpet.cli.clock import IDLE_MS, JUMP_MS, Clock
 from carpet.core import GAMES, HINT, Session, parse_deal
 from carpet.core.autoplay import play_out
 from carpet.formats import LogError, check, decode, encode, new_header, record, verify, write_log
@@ -139,3 +139,39 @@ def test_every_name_is_written_in_its_form_and_read_by_content(tmp_path, name, f
         assert run("play", renamed, "turn").exit_code == 0  # the form is told by what the file holds
     assert {b"{": "json", b"[": "text"}.get(renamed.read_bytes()[:1], "binary") == form
     assert run("verify", renamed).exit_code == 0
+
+
+# --- the clock of a game played from the shell ----------------------------------------------------
+def test_at_most_a_minute_counts_between_two_actions_from_the_shell(game):
+    with freeze_time("2026-11-29 10:00:20"):  # new at 10:00:00, 20 s to think: all of it counts
+        assert doc(run("play", game, "AD>a0", "--json"))["elapsed_ms"] == 20_000
+    with freeze_time("2026-11-29 10:20:20"):  # 20 minutes away: one counts
+        assert doc(run("play", game, "AC", "--json"))["elapsed_ms"] == 80_000
+    with freeze_time("2026-11-29 10:20:25"):
+        assert doc(run("play", game, "AS", "--json"))["elapsed_ms"] == 85_000
+    summary = decode(game.read_bytes()).summary
+    assert summary.clock_jumps == 0 and summary.clock_skipped_ms == 19 * 60_000
+    assert run("verify", game).exit_code == 0
+    with freeze_time("2026-11-29 10:30:25"):  # and the next command reads on from there
+        assert doc(run("show", game, "--json"))["elapsed_ms"] == 85_000
+        assert doc(run("play", game, "undo", "--json"))["elapsed_ms"] == 145_000
+
+
+def test_the_idle_rule_in_numbers():
+    session = Session(GAMES["kovrik"], parse_deal("1"))
+    clock = Clock(created_ms=1_000_000)
+    assert clock.read(session, 1_000_000 + IDLE_MS) == IDLE_MS and clock.skipped_ms == 0
+    assert clock.read(session, 1_000_000 + 5 * IDLE_MS) == IDLE_MS and clock.skipped_ms == 4 * IDLE_MS
+    assert clock.jumps == 0
+
+
+def test_an_old_log_whose_clock_ran_between_commands_keeps_it_and_verifies(tmp_path):
+    """A log written before the idle rule: two actions 20 minutes apart, the whole 20 minutes read."""
+    session = Session(GAMES["kovrik"], parse_deal("1"))
+    first = session.legal_actions()[0]
+    session.act(first, 5_000)
+    session.act(session.legal_actions()[0], 1_205_000)
+    path = tmp_path / "old.carpet"
+    path.write_bytes(encode(record(session, new_header(session, created=CREATED, tool="carpet 0.1.0"))))
+    assert run("verify", path).exit_code == 0
+    assert doc(run("show", path, "--json"))["elapsed_ms"] == 1_205_000

@@ -334,3 +334,46 @@ def test_the_readme_examples_of_positions_run_and_say_what_the_readme_shows(tmp_
         result = run(*shlex.split(line)[1:])
         assert result.exit_code == 0, (line, result.output)
         shown = result.stdout.splitlines() or [""]
+
+
+# --- positions typed from a real table ----------------------------------------------------------
+@pytest.mark.parametrize("game", ["carpet", "carpet-foster", "crazy-quilt", "indian-carpet"])
+def test_an_unseen_stock_may_be_given_by_its_count(game):
+    text = write(GAMES[game].new_state(parse_deal("3")))
+    stock = next(f for f in text.split(" ") if f.startswith("s:"))
+    n = (len(stock) - 2) // 2
+    by_count = read(text.replace(stock, f"s:{n}?"))
+    assert by_count.text == read(text.replace(stock, "s:" + "??" * n)).text
+    assert len(by_count.unseen) == n
+    mixed = read(text.replace(stock, stock[:6] + f"{n - 3}?" + "??"))
+    assert mixed.text == text.replace(stock, stock[:6] + "??" * (n - 2))
+    with pytest.raises(BadPosition, match="unseen card"):
+        read(text.replace(stock, f"s:{n - 1}?"))
+    assert read_cards("2H3?10C", "s", unseen=True)[1:4] == [UNSEEN] * 3
+
+
+def test_a_count_of_unseen_cards_is_refused_outside_a_stock():
+    text = write(GAMES["carpet"].new_state(parse_deal("1")))
+    with pytest.raises(BadPosition, match="face-down stock"):
+        read(text.replace("JD2D", "2?2D", 1))
+
+
+def test_spaces_inside_the_cells_are_read_and_inside_a_field_refused_saying_so():
+    text = write(GAMES["carpet"].new_state(parse_deal("1")))
+    cells = text.split(" ")[1]
+    spaced = text.replace(cells, " ".join(cells[i:i + 2] for i in range(0, len(cells), 2)).replace(" / ", " /"))
+    assert spaced != text and read(spaced).text == text
+    stock = next(f for f in text.split(" ") if f.startswith("s:"))
+    with pytest.raises(BadPosition, match="without spaces"):
+        read(text.replace(stock, stock[:4] + " " + stock[4:]))
+
+
+def test_solve_seen_answers_a_carpet_table_whose_stock_is_given_by_its_count():
+    text = write(GAMES["carpet"].new_state(parse_deal("1")))
+    stock = next(f for f in text.split(" ") if f.startswith("s:"))
+    table = text.replace(stock, f"s:{(len(stock) - 2) // 2}?")
+    result = run("solve", "--position", table, "--seen", "--samples", "4")
+    assert result.exit_code == 0, result.output
+    assert "what the player has seen" in result.stdout
+    for command in (("moves", "--position", table), ("solve", "--position", table)):
+        assert "solve --seen" in one_line(run(*command), 2)

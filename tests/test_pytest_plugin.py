@@ -196,7 +196,7 @@ def test_a_tampered_copy_fails_naming_the_event_with_the_position_drawn(pytester
     assert re.search(r"found:    \S+ at \d+ ms, illegal: ", report)
     assert "position before event 12:" in report
     assert "kovrik  deal ms1 (= #1)  playing" in report  # the drawing's status line ...
-    assert re.search(r"^ +a  A♣\* ", report, re.MULTILINE)  # ... and its board
+    assert re.search(r"^ +a A♣\* ", report, re.MULTILINE)  # ... and its board
     assert "\x1b[" not in out and "Traceback" not in out
 
 

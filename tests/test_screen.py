@@ -69,12 +69,12 @@ def recorded(path: Path) -> list[int]:
     return list(verify(read_log(path)).events.actions)
 
 
-def on_screen(path: Path, script):
+def on_screen(path: Path, script, size: tuple[int, int] = (80, 24)):
     """Open the screen on ``path`` under Textual's harness (80 × 24) and run ``script(app, pilot)`` in it."""
     async def main():
         with locked(path, wait=False) as held:
             app = PlayScreen(LiveGame(path, held))
-            async with app.run_test(size=(80, 24)) as pilot:
+            async with app.run_test(size=size) as pilot:
                 await pilot.pause()
                 await script(app, pilot)
     asyncio.run(main())
@@ -130,9 +130,12 @@ def test_an_action_typed_is_played_and_an_illegal_one_changes_nothing(kovrik):
         assert line.startswith("7H>a0: ") and "\n" not in line
         assert "7H>a0: " in screen_text(app)
         assert kovrik.read_bytes() == before and len(app.game.session.events) == 1
-        assert app.query_one(Command).value == "7H>a0"  # left to be corrected
+        assert app.query_one(Command).value == ""  # emptied for the next action; the refusal stays above it
+        legal = app.game.session.variant.text(app.game.session.legal_actions()[0])
+        await pilot.press(*legal, "enter")  # typed straight after the refusal: played alone
+        assert message(app) == f"played {legal}" and app.query_one(Command).value == ""
     on_screen(kovrik, script)
-    assert len(recorded(kovrik)) == 1
+    assert len(recorded(kovrik)) == 2
 
 
 def test_several_actions_on_one_line_and_the_meta_words(kovrik):
@@ -158,13 +161,13 @@ def test_a_click_plays_the_card_under_it(kovrik):
 
 def test_the_hint_key_records_the_hint_then_plays_it_and_ctrl_z_undoes(kovrik):
     async def script(app, pilot):
-        await pilot.press("?")
+        await pilot.press("f2")
         await hinted(app, pilot)
         actions = recorded(kovrik)
         assert actions[0] == HINT and len(actions) == 2 and actions[1] >= 3
         assert message(app) == f"hint played: {app.game.session.variant.text(actions[1])}"
-        app.query_one(Command).focus()  # "?" plays the hint from the input line too: no action has one
-        await pilot.press("?")
+        app.query_one(Command).focus()  # F2 plays the hint from the input line too
+        await pilot.press("f2")
         await hinted(app, pilot)
         assert len(recorded(kovrik)) == 4 and app.query_one(Command).value == ""
         await pilot.press("ctrl+z")
@@ -272,18 +275,82 @@ def test_a_tick_of_the_clock_after_the_screen_closed_is_harmless(kovrik):
     asyncio.run(main())
 
 
-def test_every_family_fits_80_by_24(tmp_path):
-    for game in ("kovrik", "montana", "carpet", "carpet-foster", "crazy-quilt", "persian-carpet"):
+FAMILIES = ("kovrik", "montana", "carpet", "carpet-foster", "crazy-quilt", "persian-carpet")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+def test_every_family_fits_80_by_24_and_60_by_20(tmp_path, size):
+    for game in FAMILIES:
         path = tmp_path / f"{game}.carpet"
         assert run("new", game, "7", "-o", path).exit_code == 0
 
         async def script(app, pilot):
+            assert "F1 or ? help" in screen_text(app), game  # the first view says how to get help
+            for _ in range(4):  # a few moves in: kovrik's run marks (A♥*), the quilt's reserves as in play
+                session = app.game.session
+                texts = [session.variant.text(a) for a in session.legal_actions()]
+                await pilot.press(*max(texts, key=lambda t: (t.endswith("0"), ">" in t)), "enter")
+            assert len(app.game.session.events) == 4, game
             board = app.query_one(Board)
             assert board.virtual_size.height <= board.size.height, game  # nothing scrolled out of sight
-            assert board.virtual_size.width <= 80, game
+            assert board.virtual_size.width <= size[0], game
             shown = screen_text(app)
-            assert "moves 0  redeals left" in shown and "Tab completes" in shown and "play the hint" in shown
-        on_screen(path, script)
+            assert "…" not in shown, game  # no card cut
+            assert "redeals left" in shown and "Tab completes" in shown
+            assert "f2 hint" in shown and "f3 new deal" in shown, game  # the footer's keys
+            if game == "persian-carpet":
+                assert all(f"r{k} " in shown for k in range(1, 9))
+            assert all(len(line) <= size[0] for line in shown.splitlines())
+        on_screen(path, script, size)
+
+
+def test_the_help_opens_on_f1_or_question_mark_and_esc_closes_it(kovrik):
+    async def script(app, pilot):
+        for key in ("question_mark", "f1"):
+            await pilot.press(key)
+            assert "F3" in screen_text(app) and "a new deal" in screen_text(app)
+            await pilot.press("f2")  # the keys of the game wait while the help is open
+            assert len(recorded(kovrik)) == 0
+            await pilot.press("escape")
+            assert "a new deal" not in screen_text(app)
+        app.query_one(Command).focus()
+        await pilot.press("question_mark")  # from the input line too: no action holds a "?"
+        assert "a new deal" in screen_text(app) and app.query_one(Command).value == ""
+    on_screen(kovrik, script)
+
+
+def test_the_new_deal_key_records_a_new_game_beside_and_plays_it(kovrik):
+    async def script(app, pilot):
+        await pilot.press("f3", *"77", "enter")
+        made = kovrik.parent / "kovrik-ms77.carpet"
+        assert app.game.file == made and "new deal" in message(app)
+        await pilot.press("f3", "enter")  # Enter alone: a fresh deal
+        assert len(app.created) == 2 and app.game.file == app.created[1] != made
+        await pilot.press(*"AH-b0", "enter")
+        assert len(recorded(app.created[1])) == 1 and recorded(made) == [] and recorded(kovrik) == []
+        held = app.game.file
+        await pilot.press("f3", *"zz", "enter")
+        assert message(app).startswith("no new deal") and app.game.file == held
+        await pilot.press("f3", "escape")
+        assert app.game.file == held
+    on_screen(kovrik, script)
+    assert len(list(kovrik.parent.glob("*.carpet"))) == 3
+
+
+def test_the_stats_key_shows_the_record_over_the_files_folder(kovrik):
+    assert run("play", kovrik, "AH-b0", "-q").exit_code == 0
+
+    async def script(app, pilot):
+        await pilot.press("f4")
+        for _ in range(100):
+            if "kovrik: 1 game" in screen_text(app):
+                break
+            await pilot.pause(0.05)
+        shown = screen_text(app)
+        assert "kovrik: 1 game" in shown and "playing" in shown
+        await pilot.press("escape")
+        assert "kovrik: 1 game" not in screen_text(app)
+    on_screen(kovrik, script)
 
 
 # --- the log held -------------------------------------------------------------------------------
@@ -438,3 +505,19 @@ def test_a_pipe_without_json_prints_hints_as_they_come_and_draws_at_the_end(kovr
 def test_an_empty_pipe_gives_the_position_as_it_stands(kovrik):
     r = run("play", kovrik, "-", "--json", input="")
     assert r.exit_code == 0 and doc(r)["applied"] == 0 and doc(r)["events"] == 0
+
+
+def test_a_refusal_longer_than_the_line_is_shown_whole_in_place_of_the_legend(tmp_path):
+    path = tmp_path / "c.carpet"
+    assert run("new", "carpet", "7", "-o", path).exit_code == 0
+
+    async def script(app, pilot):
+        assert "dead gap" in screen_text(app)  # the legend
+        await pilot.press(*"zz9", "enter")
+        line = message(app)
+        assert len(line) > 58 and line.startswith("zz9: ")
+        shown = " ".join(screen_text(app).split())
+        assert " ".join(line.split()) in shown and "dead gap" not in shown
+        await pilot.press(*"turn", "enter")
+        assert message(app) == "played turn" and "dead gap" in screen_text(app)
+    on_screen(path, script, (60, 20))
