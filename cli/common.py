@@ -14,11 +14,11 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from carpet.core import GAMES, CarpetError, IllegalAction, Session, __version__, get_game, parse_deal
-from carpet.formats import LogError, position_document
+from carpet.core import GAMES, CarpetError, Session, __version__, get_game, parse_deal
+from carpet.formats import position_document
 
 from . import outcome
-from .exits import FAILED, UNUSABLE
+from .exits import UNUSABLE
 from .outcome import settle
 
 TOOL = f"carpet {__version__}"
@@ -141,8 +141,9 @@ class Failure(Exception):
 
 def fail(path: Path | str, exc: CarpetError) -> Failure:
     """Exit 1 for an illegal action or a log that fails verification; 2 for anything unusable."""
-    failed = isinstance(exc, IllegalAction) or (isinstance(exc, LogError) and not exc.unreadable)
-    return Failure(f"carpet: {path}: {exc}", FAILED if failed else UNUSABLE)
+    from carpet.formats.verdict import code_of
+
+    return Failure(f"carpet: {path}: {exc}", code_of(exc))
 
 
 def guard(run: Callable[[], int | None]) -> None:
