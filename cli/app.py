@@ -49,6 +49,7 @@ COMMANDS = {
     "stats": "stats:stats",
     "autoplay": "autoplay:autoplay",
     "bench": "bench:bench",
+    "serve": "serve:serve",
 }
 
 
