@@ -20,12 +20,29 @@ from starlette.routing import Route
 from carpet.formats.verdict import BestGame, Judged, Kept, Verdict
 
 from .serve import MAX_BODY, MAX_LIMIT, MAX_NAME
+
+#: the most of a refused body read (and dropped) before the answer
+MAX_DRAINED = 16 * MAX_BODY
 from .storage import StorageError
 
 
-def _warm() -> None:
-    """A worker's start: the check loaded before the first game comes."""
+def _warm(server: int | None = None) -> None:
+    """A worker's start: the check loaded before the first game comes, and, with ``server`` (its pid),
+    a watch that ends the worker once the server is gone, however it ended (kill -9 included)."""
     import carpet.formats.verdict  # noqa: F401
+
+    if server is not None:
+        import threading
+
+        threading.Thread(target=_watch, args=(server,), daemon=True).start()
+
+
+def _watch(server: int) -> None:
+    import time
+
+    while os.getppid() == server:
+        time.sleep(0.5)
+    os._exit(0)
 
 
 def _judged(data: bytes) -> Judged:
@@ -35,7 +52,7 @@ def _judged(data: bytes) -> Judged:
 
 
 class Verifier:
-    """Worker processes that verify games (a fork server starts them: the server has threads)."""
+    """Worker processes that verify games, started afresh (``spawn``: the server has threads to fork)."""
 
     def __init__(self, workers: int | None) -> None:
         self.workers = workers or os.cpu_count() or 1
@@ -44,8 +61,8 @@ class Verifier:
     def _new_pool(self) -> ProcessPoolExecutor:
         import multiprocessing
 
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("forkserver"),
-                                   initializer=_warm)
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_warm, initargs=(os.getpid(),))
 
     def warm(self) -> None:
         for future in [self._pool.submit(_warm) for _ in range(self.workers)]:
@@ -64,7 +81,7 @@ class Verifier:
         return Judged(Verdict(ok=False, code=2, error="the game could not be verified: its verifier stopped"))
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _json(document, status: int = 200) -> Response:
@@ -76,20 +93,29 @@ def _refuse(status: int, line: str) -> HTTPException:
 
 
 async def _body(request: Request) -> bytes:
-    """The request's body, at most MAX_BODY bytes: 413 as soon as it is known to be larger."""
+    """The request's body, at most MAX_BODY bytes: 413 as soon as it is known to be larger.  What is
+    sent beyond the bound is read and dropped (up to MAX_DRAINED), so that the client, still sending,
+    gets the answer rather than a broken connection."""
     length = request.headers.get("content-length")
-    if length is not None:
-        if not length.isdigit():
-            raise _refuse(400, "Content-Length is not a number")
-        if int(length) > MAX_BODY:
-            raise _refuse(413, f"the body is larger than {MAX_BODY:,} bytes")
+    if length is not None and not length.isdigit():
+        raise _refuse(400, "Content-Length is not a number")
+    too_large = _refuse(413, f"the body is larger than {MAX_BODY:,} bytes")
     parts, total = [], 0
-    async for chunk in request.stream():
-        total += len(chunk)
-        if total > MAX_BODY:
-            raise _refuse(413, f"the body is larger than {MAX_BODY:,} bytes")
-        parts.append(chunk)
-    return b"".join(parts)
+    chunks = request.stream()
+    if length is None or int(length) <= MAX_BODY:
+        async for chunk in chunks:
+            total += len(chunk)
+            if total > MAX_BODY:
+                break
+            parts.append(chunk)
+        else:
+            return b"".join(parts)
+    if length is None or int(length) <= MAX_DRAINED:
+        async for chunk in chunks:
+            total += len(chunk)
+            if total > MAX_DRAINED:
+                break
+    raise too_large
 
 
 def _name(text: str | None, what: str) -> str:
