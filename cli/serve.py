@@ -1,4 +1,4 @@
-"""``carpet serve``: the referee over HTTP (INTERFACE.md, "The referee"; docs/api.md, "Over HTTP").
+"""``carpet serve``: the referee over HTTP (docs/api.md, "Over HTTP").
 
 Starlette on uvicorn (the optional extra ``carpet[serve]``): a small ASGI stack, its only other
 dependency anyio, and the documents are msgspec's already (formats/verdict.py, formats/stats.py), so
