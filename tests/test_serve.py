@@ -9,7 +9,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-pytest.importorskip("starlette", reason="carpet serve needs the extra: pip install -e '.[serve]'")
+from servetools import need_serve_extra  # noqa: E402
+
+need_serve_extra()
 
 import carpet  # noqa: E402
 
