@@ -55,22 +55,56 @@ def _serve(host: str, port: int, db: Optional[str], workers: Optional[int]) -> N
         raise Failure(f"carpet serve: {exc}", UNUSABLE) from None
     from .serve_app import Verifier, make_app
 
+    listening = _listen(host, port)
     verifier = Verifier(workers)
     try:
         verifier.warm()  # (the first games do not wait for the workers to start)
         app = make_app(storage, verifier)
-        say(f"carpet serve: http://{host}:{port} keeping games in {_shown_url(url)}, {verifier.workers} "
-            f"verifying process{'es' * (verifier.workers != 1)}")
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, lifespan="on",
-                                limit_concurrency=1024)
-        server = uvicorn.Server(config)
-        server.run()
-        if not server.started:
-            raise Failure(f"carpet serve: cannot listen on {host}:{port}", UNUSABLE)
+        say(f"carpet serve: http://{host}:{listening.getsockname()[1]} keeping games in {_shown_url(url)}, "
+            f"{verifier.workers} verifying process{'es' * (verifier.workers != 1)}")
+        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", limit_concurrency=1024)
+        _server_class(uvicorn)(config).run(sockets=[listening])
     finally:
         verifier.close()
         storage.close()
+        listening.close()
     sys.stdout.flush()
+
+
+def _server_class(uvicorn):
+    """uvicorn's server, ended by SIGINT or SIGTERM as it is, but without raising the signal again
+    afterwards, so that the verifying processes are stopped and the command exits 0."""
+    import contextlib
+    import signal
+
+    class Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self):
+            handled = (signal.SIGINT, signal.SIGTERM)
+            before = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+            try:
+                yield
+            finally:
+                for sig, handler in before.items():
+                    signal.signal(sig, handler)
+
+    return Server
+
+
+def _listen(host: str, port: int):
+    """The server's socket, bound and listening: a port in use is one line here, before anything starts
+    (``--port 0``: a free port, said in the line that says the server is up)."""
+    import socket
+
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        listening = socket.socket(family, socket.SOCK_STREAM)
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+        listening.listen(2048)
+    except OSError as exc:
+        raise Failure(f"carpet serve: cannot listen on {host}:{port}: {exc.strerror or exc}", UNUSABLE) from None
+    return listening
 
 
 def _shown_url(url: str) -> str:

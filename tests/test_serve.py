@@ -159,3 +159,13 @@ def test_kill_9_on_sqlite_loses_no_acknowledged_game(tmp_path):
 def _sqlite_rows(path) -> list[tuple]:
     with sqlite3.connect(path) as db:
         return db.execute("SELECT digest, status, score, moves, log FROM kept_games").fetchall()
+
+
+def test_a_port_in_use_is_one_line_and_sigterm_ends_it_cleanly(server, tmp_path):
+    result = subprocess.run([*SERVE, "--db", f"sqlite:///{tmp_path / 'other.db'}", "--port", str(server.port)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert "cannot listen" in result.stderr
+    with Server(f"sqlite:///{tmp_path / 'ended.db'}", workers=2) as other:
+        errors = other.stop()
+    assert other.process.returncode == 0 and errors.count("\n") == 1, errors  # the one line it began with
