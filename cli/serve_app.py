@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from carpet.formats.verdict import BestGame, Judged, Kept, Verdict
+from carpet.formats.verdict import UNUSABLE, BestGame, Judged, Kept, Verdict, judged
 
 from .serve import MAX_BODY, MAX_LIMIT, MAX_NAME
 
@@ -45,12 +45,6 @@ def _watch(server: int) -> None:
     os._exit(0)
 
 
-def _judged(data: bytes) -> Judged:
-    from carpet.formats.verdict import judged
-
-    return judged(data)
-
-
 class Verifier:
     """Worker processes that verify games, started afresh (``spawn``: the server has threads to fork)."""
 
@@ -71,14 +65,14 @@ class Verifier:
     async def judge(self, data: bytes) -> Judged:
         """The verdict on ``data``, from a worker; a pool whose worker died is made again, once."""
         loop = asyncio.get_running_loop()
-        for attempt in (1, 2):
+        for _ in range(2):
             pool = self._pool
             try:
-                return await loop.run_in_executor(pool, _judged, data)
+                return await loop.run_in_executor(pool, judged, data)
             except BrokenProcessPool:
                 if pool is self._pool:
                     self._pool = self._new_pool()
-        return Judged(Verdict(ok=False, code=2, error="the game could not be verified: its verifier stopped"))
+        return Judged(Verdict(ok=False, code=UNUSABLE, error="the game could not be verified: its verifier stopped"))
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
@@ -137,16 +131,16 @@ def make_app(storage, verifier: Verifier) -> Starlette:
             raise _refuse(503, str(exc)) from None
 
     async def verify(request: Request) -> Response:
-        judged = await verifier.judge(await _body(request))
-        return _json(judged.verdict)
+        found = await verifier.judge(await _body(request))
+        return _json(found.verdict)
 
     async def games(request: Request) -> Response:
         player = _name(request.query_params.get("player"), "player")
-        judged = await verifier.judge(await _body(request))
-        verdict = judged.verdict
+        found = await verifier.judge(await _body(request))
+        verdict = found.verdict
         if not verdict.ok:
             return _json(verdict, 422)
-        stored = await in_thread(storage.keep, verdict, player, judged.created, judged.binary)
+        stored = await in_thread(storage.keep, verdict, player, found.created, found.binary)
         return _json(Kept(**msgspec.structs.asdict(verdict), stored=stored), 201 if stored else 200)
 
     async def best(request: Request) -> Response:
