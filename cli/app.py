@@ -49,6 +49,7 @@ COMMANDS = {
     "stats": "stats:stats",
     "autoplay": "autoplay:autoplay",
     "bench": "bench:bench",
+    "serve": "serve:serve",
 }
 #: commands left out of ``carpet --help``'s list (they still run): bench is a developer's tool, run from a checkout
 HIDDEN = {"bench"}

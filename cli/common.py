@@ -14,10 +14,10 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from carpet.core import GAMES, CarpetError, IllegalAction, Session, __version__, get_game, parse_deal
+from carpet.core import GAMES, CarpetError, Session, __version__, get_game, parse_deal
 
 from . import outcome
-from .exits import FAILED, UNUSABLE
+from .exits import UNUSABLE
 from .outcome import settle
 
 TOOL = f"carpet {__version__}"
@@ -162,10 +162,9 @@ class Failure(Exception):
 
 def fail(path: Path | str, exc: CarpetError) -> Failure:
     """Exit 1 for an illegal action or a log that fails verification; 2 for anything unusable."""
-    from carpet.formats import LogError
+    from carpet.formats.verdict import code_of
 
-    failed = isinstance(exc, IllegalAction) or (isinstance(exc, LogError) and not exc.unreadable)
-    return Failure(f"carpet: {path}: {exc}", FAILED if failed else UNUSABLE)
+    return Failure(f"carpet: {path}: {exc}", code_of(exc))
 
 
 def guard(run: Callable[[], int | None]) -> None:

@@ -9,7 +9,7 @@ import typer
 from carpet.core import CarpetError, Deal
 from carpet.core.session import deal_state
 from carpet.formats.documents import Export, Verify, VerifyResult
-from carpet.formats.log_types import VERSION
+from carpet.formats.log_types import VERSION, LogError
 from carpet.formats.report import attempt_results
 
 from .common import TOOL, Failure, attempts_words, Force, JsonFlag, LogFile, error, fail, guard, load, print_json, say, settle, write_file
@@ -17,40 +17,64 @@ from .exits import OK, UNUSABLE
 from .outcome import shown
 
 
-def verify_(files: Annotated[list[Path], typer.Argument(help="Recorded games to check, in any form.",
-                                                        show_default=False)],
+def verify_(files: Annotated[list[Path], typer.Argument(help="Recorded games to check, in any form; - reads one "
+                                                             "from stdin.", show_default=False)],
             as_json: JsonFlag = False) -> None:
     """Re-play each log from its deal number, checking every action and the recorded summary."""
-    from carpet.formats import check
-    from carpet.formats.files import read_bytes
-
     results, code = [], OK
     for path in files:
-        entry = VerifyResult(file=str(path), ok=False, error=None, events=None, status=None, score=None)
-        try:
-            log, session = check(read_bytes(path))
-        except CarpetError as exc:
-            failure = fail(path, exc)
-            entry.error = str(exc)
-            code = max(code, failure.code)
+        verdict, log, session = judge_file(path)
+        if not verdict.ok:
+            code = max(code, verdict.code)
             settle(code)
             if not as_json:
-                error(f"FAIL {path}: {exc}")
-        else:
-            entry = VerifyResult(file=str(path), ok=True, error=None, events=len(log.events), status=session.status,
-                                 score=session.score, game=session.variant.id, deal=session.deal.text,
-                                 version=log.header.version, sealed=log.sealed, attempts=attempt_results(session))
-            if not as_json:
-                unsealed = "" if log.sealed else "; unsealed, written by hand (`carpet import` seals it)"
-                attempts = attempts_words(session)
-                print(f"ok   {shown(path)}: {session.variant.id} {_deal_words(session.deal)}, {entry.events} events, "
-                      f"{session.status}, score {session.score}, {session.moves} moves{unsealed}"
-                      f"{'; ' * bool(attempts)}{attempts}")
+                error(f"FAIL {path}: {verdict.error}")
+            results.append(VerifyResult(file=str(path), ok=False, error=verdict.error, events=None, status=None,
+                                        score=None))
+            continue
+        entry = VerifyResult(file=str(path), ok=True, error=None, events=len(log.events), status=session.status,
+                             score=session.score, game=session.variant.id, deal=session.deal.text,
+                             version=log.header.version, sealed=log.sealed, attempts=attempt_results(session))
+        if not as_json:
+            unsealed = "" if log.sealed else "; unsealed, written by hand (`carpet import` seals it)"
+            attempts = attempts_words(session)
+            print(f"ok   {shown(path)}: {session.variant.id} {_deal_words(session.deal)}, {entry.events} events, "
+                  f"{session.status}, score {session.score}, {session.moves} moves{unsealed}"
+                  f"{'; ' * bool(attempts)}{attempts}")
         results.append(entry)
     if as_json:
         print_json(Verify(results=results))
     if code:
         raise typer.Exit(code)
+
+
+def judge_file(path: Path):
+    """(verdict, log, session) of the game in the file, or on stdin for ``-`` (formats/verdict.py,
+    ``judge``); a file that cannot be read is judged unreadable."""
+    from carpet.formats.files import read_bytes
+    from carpet.formats.verdict import judge, refused
+
+    try:
+        data = _stdin_bytes() if str(path) == "-" else read_bytes(path)
+    except CarpetError as exc:
+        return refused(exc), None, None
+    return judge(data)
+
+
+def _stdin_bytes() -> bytes:
+    """All of stdin, up to the bound of a log (formats/files.py); LogError beyond it."""
+    from carpet.formats.files import MAX_LOG_BYTES
+
+    stream = sys.stdin.buffer if sys.stdin is not None else None
+    if stream is None:
+        raise LogError("no stdin to read", unreadable=True)
+    try:
+        data = stream.read(MAX_LOG_BYTES + 1)
+    except OSError as exc:
+        raise LogError(f"cannot read stdin: {exc.strerror or exc}", unreadable=True) from None
+    if len(data) > MAX_LOG_BYTES:
+        raise LogError("stdin too large to be a carpet log", unreadable=True)
+    return data
 
 
 Output = Annotated[Path, typer.Option("-o", "--output", help="Target: *.carpet (or *.log) binary, *.json JSON, *.txt "

@@ -2,7 +2,8 @@
 
 ``carpet-log.schema.json`` is the JSON form of a log (formats/log_types.py, ``JsonLog``); the
 others are the documents the CLI prints (formats/documents.py, formats/survey.py for
-``survey --json`` and a line of its results file, formats/stats.py for ``stats --json``).  tests/test_docs.py
+``survey --json`` and a line of its results file, formats/stats.py for ``stats --json``, formats/verdict.py
+for ``carpet.verify`` and the answers of ``carpet serve``).  tests/test_docs.py
 fails when a file here is not what this module generates.
 """
 
@@ -18,6 +19,7 @@ from .documents import DOCUMENTS
 from .log_types import JsonLog
 from .stats import StatsDocument
 from .survey import DealResult, SurveyDocument
+from .verdict import BestGame, Kept, Verdict
 
 
 def _enums() -> dict[str, list]:
@@ -109,7 +111,7 @@ def schemas() -> dict[str, bytes]:
     """File name -> the schema's bytes (sorted keys, two-space indent, a final newline)."""
     out = {}
     kinds = {"carpet-log": JsonLog, **DOCUMENTS, "survey": SurveyDocument, "survey-results-line": DealResult,
-             "stats": StatsDocument}
+             "stats": StatsDocument, "verdict": Verdict, "kept": Kept, "best-game": BestGame}
     enums = _enums()
     for name, struct in kinds.items():
         schema = msgspec.json.schema(struct)
