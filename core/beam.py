@@ -31,14 +31,11 @@ from __future__ import annotations
 
 from .game import LOST, WON
 
-#: each position of a stage gets at most this many nodes for the actions that keep it in its stage
-BEAM_NODES = 200
-
 
 class Beam:
     """The beam over the stock's stages, as a method of the solver's searcher."""
 
-    def _beam(self, root_line: list[int], limit: int, width: int, reach: int = BEAM_NODES,
+    def _beam(self, root_line: list[int], limit: int, width: int, reach: int,
               foresee: bool = False, last: int = 0) -> None:
         """From the state (the root, its safe actions played, ``root_line`` the actions to it), stage
         by stage, up to ``limit`` nodes or until no position of a stage is left alive; a win found

@@ -76,12 +76,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
+from dataclasses import dataclass, field, replace
+from typing import Callable
 
-from .beam import BEAM_NODES, Beam, path_line as _line
+from . import plan as _plan
+from .beam import Beam, path_line as _line
 from .descent import Descent
 from .game import LOST, PLAYING, WON, State
+from .plan import ROUNDS, Plan
 from .session import Session, deal_state
 
 #: the default budget of ``carpet solve`` (about 2 s of CPU for a grid game on the
@@ -138,7 +140,7 @@ def _NO_DEAD() -> bool:
     return False
 
 
-def _knowledge(state: State, best: bool = False, order: int = 0):
+def _knowledge(state: State, best: bool = False, order: int = 0, proof: bool = True):
     """(key, safe, actions, dead, progress) as callables on ``state``, defaults filled in.
 
     With ``best``, safe actions are used only where the family says they never cost score
@@ -165,7 +167,7 @@ def _knowledge(state: State, best: bool = False, order: int = 0):
                 found.sort(key=rank, reverse=True)  # stable: ties keep canonical order
             return found
     dead = getattr(state, "dead_end", None) or _NO_DEAD
-    if not getattr(state, "dead_end_proves", True):
+    if not proof:  # (the plan says the family's proof never applies in this game)
         dead = _NO_DEAD
     progress = getattr(state, "progress", None) or (lambda: state.score)
     return key, safe, actions, dead, progress
@@ -207,36 +209,8 @@ def working_copy(session: Session) -> State:
 # searched the same way.  Every redeal is still tried (unless the budget or the caps below
 # cut the search short, in which case it never claims "unwinnable").
 
-#: the guided descent (core/descent.py) first gets at most 1/GUIDE_SHARE of the budget
-GUIDE_SHARE = 4
-#: the beam (core/beam.py), where the family asks for one (``beam_width``), gets 1/BEAM_SHARE of
-#: the budget the first order's search left
-BEAM_SHARE = 4
-#: where the family asks for a beam, after this many orders' searches the wide beams, WIDE_FACTOR
-#: times ``beam_width`` in all (split evenly between the family's ``wide_measures``) and
-#: WIDE_REACH nodes a position, their ways ranked by the forecast first, get all that is left
-#: (the orders after them, what they leave): issue 25, crazy-quilt deals that
-#: no order's search wins at ten times the budget, a beam of 1,000 wins in 300,000 nodes; with
-#: its positions searched little, it reaches the redeal cheaply, and its last pass is searched
-#: (WIDE_LAST nodes each) rather than beamed (on the hardest deals of crazy-quilt 3001-3600,
-#: against 600 wide, 40 nodes a position, the last pass beamed: 14 gained, 6 lost); those searches
-#: sharing one set of positions met, 200 nodes each against 300 each with a set of their own: 2
-#: gained, none lost (150: 2 and 1; 500: 2 and 1)
-WIDE_AFTER = 3
-WIDE_FACTOR = 10
-WIDE_REACH = 5
-WIDE_LAST = 200
-#: the pass-by-pass search alone first gets 1/QUICK_SHARE of the budget
-QUICK_SHARE = 8
-#: before it, where the family's proof is too dear for the brief search (``dead_end_guides``),
-#: a search with the proof gets 1/GLANCE_SHARE of the budget
-GLANCE_SHARE = 1024
 #: at most this many redeal points kept per pass (the most advanced ones)
 MAX_REDEAL_POINTS = 4096
-#: a pass gets at most 1/share of the budget left, in rounds with these shares: when a
-#: round has tried every redeal point it kept without a win, the next lets each pass search
-#: longer (a round whose passes all ran to their end is complete and proves its answer)
-PASS_SHARES = (64, 8, 1)
 
 
 class _Outcome:
@@ -267,38 +241,61 @@ class _OutOfBudget(Exception):
     pass
 
 
+@dataclass(frozen=True)
+class _Job:
+    """What every stage of one search shares: the position, the caller's ``stop``, memory bound and
+    positions ``seen`` already, the mode (``best``, ``track``: the hint's), the counted ``moves``
+    so far and the variant's win ``bonus``, a win to beat (``incumbent``) and the ``plan``."""
+    state: State
+    plan: Plan
+    stop: Callable[[], bool] | None = None
+    seen: set | None = None
+    best: bool = False
+    moves: int = 0
+    bonus: Callable[[int], int] | None = None
+    track: bool = False
+    incumbent: tuple | None = None
+    memory: int = DEFAULT_MEMORY
+
+    def search(self, order: int, limit: int) -> tuple[_Outcome, _Searcher]:
+        """The plan's search (its ``steps``) in the family's order ``order``, within ``limit`` nodes."""
+        searcher = _Searcher(self, limit, order)
+        return searcher.run(), searcher
+
+    def beam(self, stage: _plan.Beam, limit: int) -> tuple[_Outcome, _Searcher]:
+        """The beam ``stage`` within ``limit`` nodes: a win or "unknown"."""
+        searcher = _Searcher(replace(self, best=False, track=False, incumbent=None), limit, stage.order)
+        return searcher.run_beam(stage), searcher
+
+
 class _Searcher(Descent, Beam):
-    def __init__(self, state: State, limit: int, stop, seen: set | None, best: bool, moves: int,
-                 bonus, track: bool, order: int = 0, incumbent: tuple | None = None,
-                 memory: int = DEFAULT_MEMORY, measures: tuple = (0,)) -> None:
+    def __init__(self, job: _Job, limit: int, order: int = 0) -> None:
+        state, memory, seen, best = job.state, job.memory, job.seen, job.best
+        self.job = job
         self.state = state
         self.entries = max(1, memory // BYTES_PER_ENTRY)  # positions it may remember at once
         self.memory = memory
         self.limit = limit
-        self.stop = stop
+        self.stop = job.stop
         self.next_stop = STOP_EVERY
         self.given = set() if seen is None else seen
         self.seen = set(self.given)
-        self.share = PASS_SHARES[0]
+        self.share = ROUNDS[0]
         self.best = best
-        self.moves = moves
-        self.bonus = bonus
-        self.track = track
-        self.key, self.safe, self.actions, self.dead, self.progress = _knowledge(state, best, order)
-        # the measures of progress its guided descents steer by, one descent each, in turn
-        self.measures, self.measure = measures, 0  # (measure: the one steering the descent now)
+        self.moves = job.moves
+        self.bonus = job.bonus
+        self.track = job.track
+        self.steps = job.plan.steps
+        self.key, self.safe, self.actions, self.dead, self.progress = _knowledge(state, best, order, job.plan.proof)
         # the family's first action without the others (``search_first``), for the passes: they
         # list the others only when they come back to the position
         self.first, self.order = getattr(state, "search_first", None), order
         # what the family does not offer, known once (the inner loop skips the call)
         self.safe_none = self.safe is _NO_SAFE
         self.dead_none = self.dead is _NO_DEAD
-        # what the first brief search, the guided descent and its look-ahead ask: the proof,
-        # unless the family says it is too dear for them (``dead_end_guides``); the last search,
-        # the one with the whole budget, always asks it
+        # the proof the family offers; each step of the plan says whether it asks it
         self.proof = self.dead
-        self.guide_dead = self.dead if getattr(state, "dead_end_guides", True) else _NO_DEAD
-        self.guide_dead_none = self.guide_dead is _NO_DEAD
+        self.guide_dead, self.guide_dead_none = self.dead, self.dead_none
         self.bound = getattr(state, "win_score_bound", None) if best else None
         self.redeal = state.variant.words.get("redeal")
         self.arrivals: dict = {}  # best mode: key -> (score, moves) of the best arrival so far
@@ -307,6 +304,7 @@ class _Searcher(Descent, Beam):
         self.complete = True  # no cap or cut has left part of the space unsearched
         self.stopped = False  # the caller's stop() said so
         self.out = _Outcome()
+        incumbent = job.incumbent
         if incumbent is not None:  # best mode: a win known already, (line, score), to beat
             self.out.best_line, self.out.best_score = incumbent
             self.out.best_moves = len(incumbent[0])
@@ -561,6 +559,7 @@ class _Searcher(Descent, Beam):
 
     # --- the whole search ----------------------------------------------------------------
     def run(self) -> _Outcome:
+        """The plan's steps in turn from the root (its safe actions played), until one answers."""
         state, out = self.state, self.out
         start = state.snapshot()
         try:
@@ -573,32 +572,13 @@ class _Searcher(Descent, Beam):
             if state.status == LOST or self.dead():
                 out.result, out.exhausted = UNWINNABLE, True
                 return out
-            root_key = self.key()
-            root = (None, root_line, len(root_line))
-            total = self.limit
-            if not self.best:
-                # first the pass-by-pass search alone, briefly (enough for most deals of most
-                # games); then the guided descent; then the search again, the descent's
-                # choices first
-                if self.guide_dead is not self.proof and getattr(state, "dead_end_glance", True):
-                    # a proof too dear for the brief search gets a glance of its own first: where it
-                    # prunes at once, a win near the root is found within a few hundred nodes
-                    self.limit = total // GLANCE_SHARE
-                    if self._rounds(start, root, root_key):
-                        return self._decided()
-                self.limit = total // QUICK_SHARE
-                self._prune_by(self.guide_dead)
-                decided = self._rounds(start, root, root_key)
-                self._prune_by(self.proof)
-                if decided:
-                    return self._decided()
-                if self.stopped or out.memory_full:
-                    raise _OutOfBudget
-                self.limit = total
-                if self._descents(start, root_line, total):
-                    return out
-            self._rounds(start, root, root_key)
-            return self._decided()
+            self.start, self.root, self.root_key = start, (None, root_line, len(root_line)), self.key()
+            self.total = self.limit
+            for step in self.steps:
+                answer = step.run(self)
+                if answer is not None:
+                    return answer
+            return self.decided()
         except _OutOfBudget:
             if self.best and out.best_line is not None:
                 out.result, out.line = WON_RESULT, out.best_line
@@ -607,19 +587,29 @@ class _Searcher(Descent, Beam):
             state.restore(start)
         return out
 
-    def run_beam(self, width: int, reach: int = BEAM_NODES, foresee: bool = False,
-                 last: int = 0, measure: int = 0) -> _Outcome:
-        """The beam alone (core/beam.py), ``width`` positions a stage, ``reach`` nodes each (the
-        ways on ranked by the family's forecast first, with ``foresee``; its last pass searched,
-        ``last`` nodes a position, where that is not 0; ranked by the family's
-        ``progress(measure)`` where ``measure`` is not 0), within the budget: a win or "unknown",
-        never a proof.  (Asked only where a search left the root undecided: with
-        its safe actions played, it is neither won nor lost.)"""
+    def rounds(self, limit: int, proof: bool, give_up: bool = False) -> _Outcome | None:
+        """The pass-by-pass search in rounds (:meth:`_rounds`) up to ``limit`` nodes, asking the
+        family's proof with ``proof``: the answer where it decided, else None (with ``give_up``,
+        it ends the search where the caller's stop or the memory bound ended the rounds)."""
+        self.limit = limit
+        self._prune_by(self.proof if proof else _NO_DEAD)
+        decided = self._rounds(self.start, self.root, self.root_key)
+        self._prune_by(self.proof)
+        if decided:
+            return self.decided()
+        if give_up and (self.stopped or self.out.memory_full):
+            raise _OutOfBudget
+        return None
+
+    def run_beam(self, stage: _plan.Beam) -> _Outcome:
+        """The beam ``stage`` alone (core/beam.py) within the budget: a win or "unknown", never a
+        proof.  (Asked only where a search left the root undecided: with its safe actions played,
+        it is neither won nor lost.)"""
         start, root_line = self.state.snapshot(), []
         try:
             self._settle(root_line)
-            with self._steered_by(measure):
-                self._beam(root_line, self.limit, width, reach, foresee, last)
+            with self._steered_by(stage.measure):
+                self._beam(root_line, self.limit, stage.width, stage.reach, stage.foresee, stage.last)
         except _OutOfBudget:
             pass
         finally:
@@ -635,8 +625,7 @@ class _Searcher(Descent, Beam):
         line of its win, or None.  (The solver's whole search, its brief rounds and guided descents,
         found the same wins on crazy-quilt's hardest deals of 3001-3600 with more nodes.)"""
         state = self.state
-        sub = _Searcher(state, nodes, self.stop, None, False, self.moves, self.bonus, False, 0, None,
-                        self.memory)
+        sub = _Searcher(replace(self.job, seen=None, best=False, track=False, incumbent=None), nodes)
         sub.seen, sub.share = seen, 1  # (share 1: the pass may use every node)
         start, line = state.snapshot(), []
         try:
@@ -668,25 +657,27 @@ class _Searcher(Descent, Beam):
         finally:
             self.progress = usual
 
-    def _descents(self, start, root_line: list[int], total: int) -> bool:
-        """The guided descent under each measure of ``measures`` in turn, each from the root with
-        1/GUIDE_SHARE of the budget (or the family's ``guide_share``), until one wins (True); the
-        last search then tries first the choices of the descent under the first measure (``pv``)."""
-        state, first = self.state, None
-        # (the hint's search keeps the usual share: its budget is small, its answer the descent's choice)
-        share = GUIDE_SHARE if self.track else getattr(state, "guide_share", GUIDE_SHARE)
-        for measure in self.measures:
-            state.restore(start)
+    def descents(self, step: _plan.Descents) -> _Outcome | None:
+        """The guided descent by each of the step's measures in turn, each from the root with
+        1/``share`` of the budget, until one wins (its answer); the last search then tries first
+        the choices of the descent by the first measure (``pv``)."""
+        state, first, total = self.state, None, self.total
+        self.limit = total
+        self.guide_dead = self.proof if step.proof else _NO_DEAD
+        self.guide_dead_none = self.guide_dead is _NO_DEAD
+        root_line = self.root[1]
+        for measure in step.measures:
+            state.restore(self.start)
             self._settle([])  # back to the root, its safe actions played again
-            self.pv, self.measure = [], measure
+            self.pv = []
             with self._steered_by(measure):
-                self._descend(root_line, self.nodes + total // share)
+                self._descend(root_line, self.nodes + total // step.share, step.lookahead)
             if self.out.result == WON_RESULT:
-                return True
+                return self.out
             if first is None:
                 first = self.pv
         self.pv = first or []
-        return False
+        return None
 
     def _prune_by(self, dead) -> None:
         """The dead-end proof the passes ask from now on (``_NO_DEAD``: none)."""
@@ -699,7 +690,7 @@ class _Searcher(Descent, Beam):
         state, out = self.state, self.out
         root_line = root[1]
         try:
-            for share in PASS_SHARES:
+            for share in ROUNDS:
                 self.share, self.complete = share, True
                 self.seen = set(self.given)
                 self.seen.add(root_key)
@@ -713,7 +704,8 @@ class _Searcher(Descent, Beam):
             self.complete = False
         return False
 
-    def _decided(self) -> _Outcome:
+    def decided(self) -> _Outcome:
+        """The search's answer: its win, or a proof where its last round was complete."""
         out = self.out
         if out.result != WON_RESULT:
             if self.best and out.best_line is not None:
@@ -764,74 +756,36 @@ class _Searcher(Descent, Beam):
         return self.nodes + max(1, (self.limit - self.nodes) // self.share)
 
 
-class _BeamPlan(NamedTuple):
-    """One beam of the solver's plan (:func:`_search`): run with ``searcher.run_beam``."""
-    width: int  # positions a stage
-    reach: int  # nodes each position gets for the actions that keep it in its stage
-    share: int  # it gets 1/share of the budget left
-    foresee: bool  # its ways ranked by the family's forecast first
-    last: int  # nodes each position of its last pass is searched with (0: the last pass beamed)
-    measure: int  # the family's measure of progress it ranks by (``progress(measure)``)
-    order: int  # the family's order of actions it searches its stages in (``search_actions``)
-
-
 def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
             seen: set | None = None, best: bool = False, moves: int = 0, bonus=None,
             track_children: bool = False, incumbent: tuple | None = None,
             memory: int = DEFAULT_MEMORY) -> _Outcome:
-    """Search for a win from ``state`` within ``limit`` nodes (the state is left as found).
+    """Search for a win from ``state`` within ``limit`` nodes (the state is left as found): the
+    stages of the family's plan in turn, each with its share of what the ones before it left,
+    until one decides (a proof from any order is a proof: the order never changes what a
+    complete search covers) or the budget, the caller's ``stop`` or the memory bound ends it.
 
     ``seen``: keys to treat as already searched (the hint passes the positions of the
     attempt, so that no line goes back to one).  ``best``: go on after the first win, for
     the highest score, then the fewest moves (``moves`` counted so far, ``bonus(moves)`` the
-    win bonus).
+    win bonus).  ``track_children``: the hint's search (its plan, its notes on the root's actions).
     """
-    orders = 1 if track_children else getattr(state, "search_orders", 1)
-    # the family's measures of progress: each search's descents steer by each in turn
-    measures = (0,) if track_children else tuple(range(getattr(state, "progress_measures", 1)))
-    if orders <= 1:
-        return _Searcher(state, limit, stop, seen, best, moves, bonus, track_children,
-                         incumbent=incumbent, memory=memory, measures=measures).run()
-    # the family offers other orders of its actions, as plausible as its usual one: a search
-    # in each in turn, with an equal share of what is left, until one decides (a proof from
-    # any order is a proof: the order never changes what a complete search covers); after the
-    # first, the family's beam (core/beam.py), where it asks for one: its width, 0 for none;
-    # after WIDE_AFTER orders, the wide beams with all that is left (the orders after them share
-    # what they leave, where each ends with no position alive or none of its last pass won)
-    width = 0 if best else getattr(state, "beam_width", 0)
-    # the beams, by the count of orders searched before each (issue 25, crazy-quilt 3001-3600:
-    # the first beam with the forecast decides 5 deals more and 2 fewer; its last pass searched
-    # (1,000 nodes a position) as well as the wide beam's, 12 more and 9 fewer on the 214
-    # hardest, where the wide beam's alone gave 13 and 8); at WIDE_AFTER, the wide beams: one for
-    # each of the family's ``wide_measures``, in turn, each ranking by its measure, searching in
-    # its own order and taking an equal share of what is left (docs/measurements.md, stop 44)
-    beams: dict[int, list[_BeamPlan]] = {}
-    if width:
-        wide = getattr(state, "wide_measures", (0,))
-        beams[1] = [_BeamPlan(width, BEAM_NODES, BEAM_SHARE, True, 0, 0, 0)]
-        beams[WIDE_AFTER] = [_BeamPlan(width * WIDE_FACTOR // len(wide), WIDE_REACH, len(wide) - n, True,
-                                       WIDE_LAST, measure, (WIDE_AFTER + n) % orders)
-                             for n, measure in enumerate(wide)]
+    plan = plan_of(state)
+    plan = plan.hint() if track_children else plan.best() if best else plan
+    job = _Job(state, plan, stop, seen, best, moves, bonus, track_children, incumbent, memory)
     used = 0
-    for order in range(orders):
-        for plan in beams.get(order, ()):
-            # the searches went deep in one corner; a beam goes wide, one stage at a time, with
-            # its share of what is left (a win, or nothing: it proves no loss)
-            searcher = _Searcher(state, max(1, (limit - used) // plan.share), stop, seen, False,
-                                 moves, bonus, False, plan.order, None, memory)
-            out = searcher.run_beam(plan.width, plan.reach, plan.foresee, plan.last, plan.measure)
-            used += out.nodes
-            if out.result == WON_RESULT or searcher.stopped or out.memory_full or used >= limit:
-                out.nodes = used
-                return out
-        searcher = _Searcher(state, max(1, (limit - used) // (orders - order)), stop, seen, best,
-                             moves, bonus, False, order, incumbent, memory, measures)
-        out = searcher.run()
+    for stage in plan.stages:
+        out, searcher = stage.run(job, max(1, (limit - used) // stage.share))
         used += out.nodes
         if out.result != UNKNOWN or searcher.stopped or out.memory_full or used >= limit:
             break
     out.nodes = used
     return out
+
+
+def plan_of(state: State) -> Plan:
+    """The plan of the state's game: its family's (``plan``), else the default one."""
+    return getattr(state, "plan", _plan.DEFAULT_PLAN)
 
 
 # --- the public API ---------------------------------------------------------------------------

@@ -7,9 +7,15 @@ core/carpet/rules.py's ``CarpetState``; it plays nothing itself and asks the rul
 from __future__ import annotations
 
 from carpet.core.game import PLAYING, State
+from carpet.core.plan import Brief, Descents, Rounds, searches
 
 from .board import (CELL_TO_FOUNDATION, EMPTY, NEXT_CARD, PULL_STOCK, PULL_WASTE, TURN, WASTE_FILL,
                     WASTE_TO_FOUNDATION, held_score, stock_places)
+
+#: the solver's plan for the carpet games (core/plan.py): the proof (:meth:`CarpetSearch.dead_end`)
+#: costs about as much as the rest of a node and most deals are won in a few hundred nodes
+#: without it, so only the last rounds, the ones that prove, ask it
+CARPET_PLAN = searches(1, (Brief(proof=False), Descents(proof=False), Rounds()))
 
 #: no card above any: copied, then each waste card's count of cards above it (dead_end)
 _NOTHING_ABOVE = [0] * 52
@@ -100,12 +106,7 @@ class CarpetSearch(State):
         self.calm = True  # no card goes up here (search_actions, asked next, reads it)
         return None
 
-    #: (the family's dead_end below can say True in every variant)
-    dead_end_proves = True
-    #: the proof costs about as much as the rest of a node: most deals are won in a few hundred
-    #: nodes without it, so only the last search, the one that proves, asks it
-    dead_end_guides = False
-    dead_end_glance = False
+    plan = CARPET_PLAN
 
     def dead_end(self) -> bool:
         """True when some card can never come off the waste.

@@ -10,6 +10,7 @@ from struct import Struct
 
 from carpet.core.cards import KING
 from carpet.core.game import PLAYING, State
+from carpet.core.plan import Brief, Descents, Glance, Plan, Rounds, searches
 
 from .board import EMPTY, FIRST_MOVE, REDEAL
 
@@ -40,6 +41,27 @@ def clears_by_hand(variant) -> bool:
     again and no lock holds the prefix (Spaces and Aces); the search orders and measures
     progress by it (:meth:`GridState.search_actions`)."""
     return not variant.locking and variant.redeals == 0
+
+
+def grid_plan(variant) -> Plan:
+    """The solver's plan for a grid game.  Where only a move clears the cell after a prefix (no
+    redeal, no lock: Spaces and Aces), the search's first choices decide where it goes: two orders
+    of the actions (:meth:`GridSearch.search_actions`), each with half the budget, and a descent by
+    each of two measures of progress (:meth:`GridSearch.progress`).  The proof (core/grid/proofs.py),
+    where it applies, costs several times a node: the brief search and the descent go without it,
+    a glance asks it first, and the last rounds, which alone can go through every position, prune
+    by it."""
+    from .proofs import applies
+
+    two = clears_by_hand(variant)
+    proof = applies(variant)
+    steps = ((Glance(),) if proof else ()) + (Brief(proof=False), Descents(measures=(0, 1) if two else (0,), proof=False),
+                                             Rounds())
+    return searches(2 if two else 1, steps, proof)
+
+
+#: the plan of each grid game, by id, made once
+_PLANS: dict[str, Plan] = {}
 
 
 class GridSearch(State):
@@ -226,37 +248,19 @@ class GridSearch(State):
         ranked.sort()
         return tuple([(ranked_action & 0xFFFF) ^ flip for ranked_action in ranked])
 
-    @property
-    def search_orders(self) -> int:
-        """Two orders where only a move clears the cell after a prefix (order 1 breaks the ties the
-        other way: another row for each ace, other gaps first), else one.  Without a redeal the
-        search's first choices decide where it goes, and the solver gives each order half the
-        budget: on Spaces and Aces' deals 3001-3011, unknown with one order, 3001 and 3004
-        are won in the second (README)."""
-        return 2 if clears_by_hand(self.variant) else 1
-
     def dead_end(self) -> bool:
         from .proofs import dead_end  # (loaded by the search alone, not by every reader of a grid game)
 
         return dead_end(self)
 
-    #: Spaces and Aces' proof costs several times a node: the solver's first brief search, its
-    #: descent and the descent's look-ahead (which steers by progress) go without it; the last
-    #: search, which alone can go through every position, prunes by it
-    dead_end_guides = False
-
     @property
-    def dead_end_proves(self) -> bool:
-        """Whether :meth:`dead_end` can ever say True in this game (else the solver skips it)."""
-        from .proofs import applies
-
-        return applies(self.variant)
-
-    @property
-    def progress_measures(self) -> int:
-        """Two measures of progress where only a move clears the cell after a prefix (see
-        :meth:`progress`), else one."""
-        return 2 if clears_by_hand(self.variant) else 1
+    def plan(self) -> Plan:
+        """The solver's plan for this game (core/plan.py, :func:`grid_plan`)."""
+        variant = self.variant
+        plan = _PLANS.get(variant.id)
+        if plan is None:
+            plan = _PLANS[variant.id] = grid_plan(variant)
+        return plan
 
     def progress(self, measure: int = 0) -> int:
         """The cards in the rows' prefixes; where only a move clears the cell after a prefix
