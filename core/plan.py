@@ -30,8 +30,8 @@ class Glance:
     the proof prunes at once, a win near the root is found in a few hundred nodes."""
     share: int = 1024
 
-    def describe(self) -> str:
-        return f"glance: rounds with the proof, 1/{self.share} of the budget"
+    def describe(self, proof: bool = True) -> str:
+        return f"glance: rounds, 1/{self.share} of the budget{_asks(proof)}"
 
     def run(self, search):
         return search.rounds(search.total // self.share, True)
@@ -44,8 +44,8 @@ class Brief:
     share: int = 8
     proof: bool = True
 
-    def describe(self) -> str:
-        return f"brief: rounds {'with' if self.proof else 'without'} the proof, 1/{self.share} of the budget"
+    def describe(self, proof: bool = True) -> str:
+        return f"brief: rounds, 1/{self.share} of the budget{_asks(proof, self.proof)}"
 
     def run(self, search):
         return search.rounds(search.total // self.share, self.proof, give_up=True)
@@ -60,10 +60,9 @@ class Descents:
     proof: bool = True
     lookahead: int = LOOKAHEAD
 
-    def describe(self) -> str:
+    def describe(self, proof: bool = True) -> str:
         return (f"descents by progress measure(s) {', '.join(map(str, self.measures))}, each 1/{self.share} "
-                f"of the budget, look-ahead {self.lookahead} nodes a step, "
-                f"{'with' if self.proof else 'without'} the proof")
+                f"of the budget, look-ahead {self.lookahead} nodes a step{_asks(proof, self.proof)}")
 
     def run(self, search):
         return search.descents(self)
@@ -74,14 +73,20 @@ class Rounds:
     """The pass-by-pass search with all the budget left and the proof, the descent's choices
     first: the step that proves."""
 
-    def describe(self) -> str:
-        return f"rounds with the proof, all that is left, passes 1/{'/'.join(map(str, ROUNDS))} of it"
+    def describe(self, proof: bool = True) -> str:
+        return f"rounds, all that is left, a pass 1/{', then 1/'.join(map(str, ROUNDS))} of it{_asks(proof)}"
 
     def run(self, search):
         return search.rounds(search.total, True) or search.decided()
 
 
 Step = Union[Glance, Brief, Descents, Rounds]
+
+
+def _asks(proof: bool, asked: bool = True) -> str:
+    """How a step's description says whether it asks the family's dead-end proof (``proof``:
+    whether the proof applies in the game at all)."""
+    return "" if not proof else ", with the proof" if asked else ", without the proof"
 
 
 @dataclass(frozen=True)
@@ -149,9 +154,7 @@ class Plan:
         for n, stage in enumerate(self.stages, 1):
             lines.append(f"{n}. {stage.describe()}, 1/{stage.share} of what is left")
             if isinstance(stage, Search) and n == 1:
-                lines += [f"   - {step.describe()}" for step in self.steps]
-        if not self.proof:
-            lines.append("(this game's dead-end proof never applies: not asked)")
+                lines += [f"   - {step.describe(self.proof)}" for step in self.steps]
         return lines
 
 
@@ -165,8 +168,4 @@ def searches(orders: int, steps: tuple[Step, ...], proof: bool = True,
         stages.append(Search(order, orders - order))
     return Plan(tuple(stages), steps, proof)
 
-
-#: what a family with no plan of its own runs: one search, a brief round, a descent, the rounds
-DEFAULT_PLAN = searches(1, (Brief(), Descents(), Rounds()))
-
-__all__ = ["Plan", "Search", "Beam", "Glance", "Brief", "Descents", "Rounds", "searches", "DEFAULT_PLAN"]
+__all__ = ["Plan", "Search", "Beam", "Glance", "Brief", "Descents", "Rounds", "searches"]

@@ -184,3 +184,18 @@ def test_best_says_what_was_proven():
     assert first["moves"] > d["moves"] and (first["best"], first["best_score"]) == (None, None)
     proven = run("solve", "carpet", "1", "--best")
     assert "proven best (no win scores more, or as much in fewer moves)" in proven.stdout
+
+
+def test_solve_plan_prints_the_games_plan_one_stage_a_line():
+    from carpet.core.solver import plan_of
+
+    result = run("solve", "--plan", "crazy-quilt")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    plan = plan_of(get_game("crazy-quilt").new_state(parse_deal("1")))
+    assert lines == ["crazy-quilt:", *plan.describe()]
+    assert sum(line[0].isdigit() for line in lines) == len(plan.stages) == 12
+    assert "beam of 100" in lines[5] and "beam of 333" in lines[8]
+    assert "glance" in run("solve", "--plan", "spaces-and-aces").stdout
+    bad = run("solve", "--plan", "no-such-game")
+    assert bad.exit_code == 2 and "--plan takes a game id" in bad.stderr

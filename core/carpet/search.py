@@ -1,4 +1,4 @@
-"""What the carpet family offers a search (core/game.py, "What a solver may use") and the simple
+"""What the carpet family offers a search (core/knowledge.py) and the simple
 player: the key of a position, its safe actions, its dead-end proof, the order of its actions,
 its progress and bound, and the simple player's choice.  :class:`CarpetSearch` is the base of
 core/carpet/rules.py's ``CarpetState``; it plays nothing itself and asks the rules for every move.
@@ -40,7 +40,7 @@ class CarpetSearch(State):
             return TURN
         return None
 
-    # --- what a solver may use (core/game.py, "What a solver may use") --------------
+    # --- what a solver may use (core/knowledge.py) --------------
     #: every win scores the same, so a safe action never costs a win any score
     safe_keeps_score = True
 
@@ -103,10 +103,11 @@ class CarpetSearch(State):
             return CELL_TO_FOUNDATION + playable[0]  # the first row-major
         if self.waste_fits():
             return WASTE_TO_FOUNDATION
-        self.calm = True  # no card goes up here (search_actions, asked next, reads it)
         return None
 
     plan = CARPET_PLAN
+    #: (no cheaper first action, no forecast, no copy but the deal dealt again: core/knowledge.py)
+    search_first = forecast = copy = None
 
     def dead_end(self) -> bool:
         """True when some card can never come off the waste.
@@ -164,7 +165,7 @@ class CarpetSearch(State):
             off -= draw + 1 - upto
             upto = draw + 1
 
-    def search_actions(self) -> list[int]:
+    def search_actions(self, order: int = 0) -> list[int]:
         """The actions worth trying, most promising first.
 
         Left out: all fills but one (every gap is the same, the key ignores cell places)
@@ -173,12 +174,9 @@ class CarpetSearch(State):
         """
         if self.status != PLAYING:
             return []
-        if self.calm:  # safe_action found no card to put up here (the solver asks it first)
-            actions = []
-        else:
-            actions = self.playable_cells(CELL_TO_FOUNDATION)
-            if self.waste_fits():
-                actions.insert(0, WASTE_TO_FOUNDATION)
+        actions = self.playable_cells(CELL_TO_FOUNDATION)
+        if self.waste_fits():
+            actions.insert(0, WASTE_TO_FOUNDATION)
         cells = self.cells
         if self.can_fill() and EMPTY in cells:
             actions.append(WASTE_FILL + cells.index(EMPTY))
@@ -186,7 +184,8 @@ class CarpetSearch(State):
             actions.append(TURN)
         return actions
 
-    def progress(self) -> int:
+    def progress(self, measure: int = 0) -> int:
+        """The cards on the foundations (one measure)."""
         return sum(self.found)
 
     def win_score_bound(self, moves: int) -> int:

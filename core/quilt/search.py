@@ -1,5 +1,5 @@
-"""What the solver, the hint and the simple player ask of a quilt position (core/game.py, "What a
-solver may use"): how promising an action looks, the search's orders, dead ends, safe actions and
+"""What the solver, the hint and the simple player ask of a quilt position (core/knowledge.py):
+how promising an action looks, the search's orders, dead ends, safe actions and
 the position as the search keys it.  A mixin of ``QuiltState`` (core/quilt/rules.py), which holds
 the position and the rules these ask through it.
 """
@@ -10,7 +10,7 @@ import zlib
 from operator import add
 
 from carpet.core.game import State
-from carpet.core.plan import Beam, Brief, Descents, Plan, Rounds, searches
+from carpet.core.plan import BEAM_REACH, Beam, Brief, Descents, Plan, Rounds, searches
 
 from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_MOVE, FIRST_RESERVE, TO_RESERVE, TO_WASTE,
                     NEXT_TO, TOUCHING, TURN, UP, WASTE, held_score, move_action, split, taken_before, taken_row)
@@ -24,7 +24,7 @@ from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_MOVE, FIRST_RESERVE
 #: last pass searched with 200 nodes (docs/solver.md)
 STOCK_PLAN = searches(8, (Brief(), Descents(share=1), Rounds()), beams={
     1: (Beam(100, share=4),),
-    3: tuple(Beam(333, reach=5, share=3 - n, last=200, measure=measure, order=3 + n)
+    3: tuple(Beam(333, reach=5, share=3 - n, last=BEAM_REACH, measure=measure, order=3 + n)
              for n, measure in enumerate((1, 0, 1)))})
 #: the plan with reserves (Persian Carpet): no stock to turn, no beam; each descent a quarter
 RESERVE_PLAN = searches(8, (Brief(), Descents(), Rounds()))
@@ -483,12 +483,11 @@ class QuiltSearch(State):
         top may still go up, after a quilt card that is not free yet); 0 where no redeal is left
         (the proofs speak there, :meth:`dead_end`).
 
-        The solver's first beam keeps the ways with fewer first (core/beam.py).  Issue 25: the
-        beam of stop 38 died on many of the crazy-quilt deals the solver left unknown because every
-        position it kept had laid some suit's cards on the waste, in the first pass, in an order
-        the second cannot play (3087, 3175: every position at the end of the first pass dead after
-        the redeal).  (With the stock's cards frozen too, as if dealt to the waste unplayed, a
-        winning line looks lost at nearly every step: 12 of 12 won deals, from the first turn.)"""
+        The solver's beams keep the ways with fewer first (core/beam.py): a beam ranked by
+        progress alone keeps positions that have all laid some suit's cards on the waste, in
+        the first pass, in an order the second cannot play, and they die together after the
+        redeal.  (The stock's cards are not frozen too: as if dealt to the waste unplayed, a
+        winning line would look lost at nearly every step.)"""
         redeals = self.redeals_left
         if not redeals or self.variant.has_reserves:
             return 0
@@ -502,13 +501,16 @@ class QuiltSearch(State):
 
     def progress(self, measure: int = 0) -> int:
         """How far the game has come: 4 for each card up, less 1 for each card in the quilt
-        (measure 0, everywhere the solver ranks positions); measure 1 (in :data:`wide_measures`,
-        only the solver's wide beams rank by it) counts the cards in the quilt for, not against,
+        (measure 0, everywhere the solver ranks positions); measure 1 (two of the wide beams of
+        :data:`STOCK_PLAN` rank by it) counts the cards in the quilt for, not against,
         while more than :data:`_KEEP_QUILT_STOCK` cards are left to deal in the first pass and
         in the last pass."""
         if measure and (len(self.stock) > _KEEP_QUILT_STOCK or not self.redeals_left):
             return self.on_found * 4 + self.in_quilt
         return self.on_found * 4 - self.in_quilt
+
+    #: (no key after an action without playing it: core/knowledge.py)
+    search_key_after = None
 
     @property
     def plan(self) -> Plan:
@@ -658,7 +660,6 @@ def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0) -> b
         pool[f] -= 1
     for f in waste:
         pool[f] -= 1
-    suit_of, rank1_of = _SUIT_OF, _RANK1_OF
     seen = {memo}
     todo = [(stock, waste, needs, redeals, bytes(pool))]
     stuck = True
@@ -668,59 +669,68 @@ def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0) -> b
             stuck = False  # gave up: no proof
             break
         st, wa, nd, rd, pl = todo.pop()
-        # plays that cannot hurt, made at once: a free card whose rank only one pile still
-        # takes (its suit crossed) or whose two copies are both free; the waste's top when
-        # only one pile takes its rank or its other copy is free (that copy can serve the
-        # other pile at any time)
-        while True:
-            if wa:
-                top = wa[-1]
-                s, r1 = suit_of[top], rank1_of[top]
-                u1, d1 = nd[s], nd[4 + s]
-                if r1 == u1 and (u1 > d1 or pl[top]):
-                    nd, wa = nd[:s] + bytes((u1 + 1,)) + nd[s + 1:], wa[:-1]
-                    continue
-                if r1 == d1 and (u1 > d1 or pl[top]):
-                    nd, wa = nd[:4 + s] + bytes((d1 - 1,)) + nd[5 + s:], wa[:-1]
-                    continue
-            played = False
-            for p, s, step in _PILE_STEPS:
-                r1 = nd[p]
-                if 0 < r1 < 14:  # (0 and 14: the pile complete)
-                    f = 13 * s + r1 - 1
-                    n = pl[f]
-                    if n and (nd[s] > nd[4 + s] or n == 2):
-                        pl = pl[:f] + bytes((n - 1,)) + pl[f + 1:]
-                        nd = nd[:p] + bytes((r1 + step,)) + nd[p + 1:]
-                        played = True
-                        break
-            if not played:
-                break
+        wa, nd, pl = _pass_settle(wa, nd, pl)
         if not wa and not st:
             stuck = False  # cleared: the free cards finish every pile
             break
-        children = []
-        if st:
-            children.append((st[1:], wa + st[:1], nd, rd, pl))
-        elif rd:
-            children.append((wa, b"", nd, rd - 1, pl))  # the first dealt to the waste comes first
-        for p, s, step in _PILE_STEPS:
-            r1 = nd[p]
-            if 0 < r1 < 14 and pl[13 * s + r1 - 1]:
-                f = 13 * s + r1 - 1
-                children.append((st, wa, nd[:p] + bytes((r1 + step,)) + nd[p + 1:], rd,
-                                 pl[:f] + bytes((pl[f] - 1,)) + pl[f + 1:]))
-        if wa:
-            top = wa[-1]
-            s, r1 = suit_of[top], rank1_of[top]
-            if r1 == nd[s]:
-                children.append((st, wa[:-1], nd[:s] + bytes((r1 + 1,)) + nd[s + 1:], rd, pl))
-            if r1 == nd[4 + s]:
-                children.append((st, wa[:-1], nd[:4 + s] + bytes((r1 - 1,)) + nd[5 + s:], rd, pl))
         # the plays last, to be searched first (the order never changes a complete search's answer)
-        for child in children:
+        for child in _pass_children(st, wa, nd, rd, pl):
             k = child[:4]
             if k not in seen:
                 seen.add(k)
                 todo.append(child)
     return _keep(_PASS, memo, stuck)
+
+
+def _pass_settle(wa: bytes, nd: bytes, pl: bytes) -> tuple[bytes, bytes, bytes]:
+    """(waste, needs, free copies) of :func:`_pass_stuck`'s position after the plays that cannot
+    hurt, made at once: a free card whose rank only one pile still takes (its suit crossed) or whose
+    two copies are both free; the waste's top when only one pile takes its rank or its other copy
+    is free (that copy can serve the other pile at any time)."""
+    suit_of, rank1_of = _SUIT_OF, _RANK1_OF
+    while True:
+        if wa:
+            top = wa[-1]
+            s, r1 = suit_of[top], rank1_of[top]
+            u1, d1 = nd[s], nd[4 + s]
+            if r1 == u1 and (u1 > d1 or pl[top]):
+                nd, wa = nd[:s] + bytes((u1 + 1,)) + nd[s + 1:], wa[:-1]
+                continue
+            if r1 == d1 and (u1 > d1 or pl[top]):
+                nd, wa = nd[:4 + s] + bytes((d1 - 1,)) + nd[5 + s:], wa[:-1]
+                continue
+        for p, s, step in _PILE_STEPS:
+            r1 = nd[p]
+            if 0 < r1 < 14:  # (0 and 14: the pile complete)
+                f = 13 * s + r1 - 1
+                n = pl[f]
+                if n and (nd[s] > nd[4 + s] or n == 2):
+                    pl = pl[:f] + bytes((n - 1,)) + pl[f + 1:]
+                    nd = nd[:p] + bytes((r1 + step,)) + nd[p + 1:]
+                    break
+        else:
+            return wa, nd, pl
+
+
+def _pass_children(st: bytes, wa: bytes, nd: bytes, rd: int, pl: bytes) -> list[tuple]:
+    """The positions :func:`_pass_stuck`'s relaxed game goes to from one: a turn (or, the stock
+    empty, a redeal), then each free card up, then the waste's top up."""
+    children = []
+    if st:
+        children.append((st[1:], wa + st[:1], nd, rd, pl))
+    elif rd:
+        children.append((wa, b"", nd, rd - 1, pl))  # the first dealt to the waste comes first
+    for p, s, step in _PILE_STEPS:
+        r1 = nd[p]
+        if 0 < r1 < 14 and pl[13 * s + r1 - 1]:
+            f = 13 * s + r1 - 1
+            children.append((st, wa, nd[:p] + bytes((r1 + step,)) + nd[p + 1:], rd,
+                             pl[:f] + bytes((pl[f] - 1,)) + pl[f + 1:]))
+    if wa:
+        top = wa[-1]
+        s, r1 = _SUIT_OF[top], _RANK1_OF[top]
+        if r1 == nd[s]:
+            children.append((st, wa[:-1], nd[:s] + bytes((r1 + 1,)) + nd[s + 1:], rd, pl))
+        if r1 == nd[4 + s]:
+            children.append((st, wa[:-1], nd[:4 + s] + bytes((r1 - 1,)) + nd[5 + s:], rd, pl))
+    return children
