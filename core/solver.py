@@ -388,9 +388,10 @@ class _Searcher(Descent, Beam):
                 apply(action)
                 at, segment, nodes = False, [action], nodes + 1
                 if safe is not None and peeked is None:  # (_settle: no safe action follows a peeked one)
-                    self.nodes = nodes
-                    self._settle(segment)
-                    nodes = self.nodes
+                    while state.status == PLAYING and (extra := safe()) is not None:
+                        apply(extra)
+                        nodes += 1
+                        segment.append(extra)
                 status = state.status
                 if status == WON:
                     self.nodes = nodes
