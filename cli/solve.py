@@ -78,8 +78,12 @@ def solve(target: Annotated[Optional[str], typer.Argument(metavar="GAME|FILE",
                                                             "they have seen: sampled orders of the unseen "
                                                             "cards, each solved.")] = False,
           samples: Annotated[int, typer.Option("--samples", min=1, max=100_000,
-                                               help="With --seen: the orders sampled.")] = CHANCE_SAMPLES) -> None:
+                                               help="With --seen: the orders sampled.")] = CHANCE_SAMPLES,
+          plan: Annotated[bool, typer.Option("--plan", help="Print the solver's plan for GAME (its stages, in "
+                                                            "order, with their shares of the budget).")] = False) -> None:
     def run():
+        if plan:
+            return _plan(target)
         if seen:
             if best or output is not None:
                 raise Failure("carpet solve: --seen counts sampled orders; --best and -o are for one line", UNUSABLE)
@@ -163,6 +167,18 @@ def _answer(session: Session, solution, spent: float, budget: _Budget, as_json: 
 
 
 solve.__doc__ = HELP
+
+
+def _plan(target: str | None) -> None:
+    """``solve --plan GAME``: the solver's plan for the game, one stage a line."""
+    from carpet.core.numbering import parse_deal
+    from carpet.core.solver import plan_of
+
+    game = (target or "").strip().lower()
+    if game not in GAMES:
+        raise Failure(f"carpet solve: --plan takes a game id, not {target!r}", UNUSABLE)
+    print(f"{game}:")
+    print("\n".join(plan_of(GAMES[game].new_state(parse_deal("1"))).describe()))
 
 
 def _seen(target: str | None, number: str | None, text: str | None, nodes: int, samples: int,

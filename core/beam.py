@@ -1,19 +1,19 @@
-"""The solver's beams (core/solver.py, between its orders' searches): the game played
-one stage at a time, a stage ending at an action that turns the stock (the variant's words "turn"
-and "redeal"), the most advanced positions of each stage kept and widened into the next.
+"""The solver's beams (a stage of the plan, core/plan.py): the game played one stage at a time, a
+stage ending at an action that turns the stock (the variant's words "turn" and "redeal"), the most
+advanced positions of each stage kept and widened into the next.
 
 A depth-first search of a stock game goes deep at once: it spends its nodes near the end of the
-stock of the first line it follows and never climbs back (issue 25: on crazy-quilt's unknown deals
-99 % of the first pass's nodes went to its last 11 stock cards).  The beam instead keeps, at each
-count of cards turned, ``width`` distinct positions (by the family's key); from each it searches
-the actions that do not turn the stock, depth first, up to BEAM_NODES nodes (or the ``reach`` it
-is given), and every position it meets there is a way into the next stage, through its turn (or
-redeal).  Of all those, ``width`` go on: where the solver asks, those the family forecasts least
-lost first (its ``forecast``: a count of what looks lost, not a proof), and of those each
-position's most advanced (the family's ``progress``) first, then each one's second, and so on
-(:func:`_widest`), so that the beam stays as wide as the lines it has found.  A way is played
-(its turn applied, a node) only when it is taken: a turn changes no progress, and most ways are
-never taken.
+stock of the first line it follows and never climbs back.  The beam instead keeps, at each count of
+cards turned, ``width`` distinct positions (by the family's key); from each it searches the actions
+that do not turn the stock, depth first, up to ``reach`` nodes, and every position it meets there
+is a way into the next stage, through its turn (or redeal).  Of all those, ``width`` go on: where
+the plan asks, those the family forecasts least lost first (its ``forecast``: a count of what looks
+lost, not a proof), and of those each position's most advanced (the family's ``progress``) first,
+then each one's second, and so on (:func:`_widest`), so that the beam stays as wide as the lines it
+has found.  A way is played (its turn applied, a node) only when it is taken: a turn changes no
+progress, and most ways are never taken.  Where the plan says so (``last``), the positions a redeal
+leads into the last pass are each searched to the end of the game rather than beamed on: the
+beam's stages narrow a pass to its most advanced positions, which die together near its end.
 
 A win it finds is a line of actions from the root, checked by the searcher's ``_won`` as any
 other.  It never proves a position unwinnable (it drops positions that are merely less advanced),
@@ -23,22 +23,22 @@ A mixin of the solver's searcher, as core/descent.py is: it reads and moves the 
 (``state``, ``nodes``) and calls its bookkeeping (``_tick``, ``_settle``, ``_won``, ``_full``), its
 search from a position (``_search_here``, for a last pass searched rather than beamed) and
 the family's knowledge as the searcher holds it (``key``, ``actions``, ``proof``, ``progress``,
-``given``, ``entries``), and the state's ``forecast`` where it has one.  It imports nothing of
-the solver.
+``given``, ``entries``), and the state's ``forecast``.  It imports nothing of the solver.
 """
 
 from __future__ import annotations
 
 from .game import LOST, WON
 
-#: each position of a stage gets at most this many nodes for the actions that keep it in its stage
-BEAM_NODES = 200
+
+class _Ended(Exception):
+    """The beam is over: a win found, or its budget spent."""
 
 
 class Beam:
     """The beam over the stock's stages, as a method of the solver's searcher."""
 
-    def _beam(self, root_line: list[int], limit: int, width: int, reach: int = BEAM_NODES,
+    def _beam(self, root_line: list[int], limit: int, width: int, reach: int,
               foresee: bool = False, last: int = 0) -> None:
         """From the state (the root, its safe actions played, ``root_line`` the actions to it), stage
         by stage, up to ``limit`` nodes or until no position of a stage is left alive; a win found
@@ -48,9 +48,8 @@ class Beam:
         the end of the game, depth first with up to ``last`` nodes (``_search_here``), rather than
         beamed, in the order the stage keeps them, until one wins; those searches share one set
         of the positions they met, so that none goes again where an earlier one went in vain."""
-        state, key, actions_of, progress = self.state, self.key, self.actions, self.progress
-        dead = self.proof
-        forecast = getattr(state, "forecast", None) if foresee else None
+        state = self.state
+        forecast = state.forecast if foresee else None
 
         def foreseen(here) -> int:
             # the family's forecast of what looks lost where a way's turn is made (asked only of
@@ -60,89 +59,109 @@ class Beam:
 
         words = state.variant.words
         onward = tuple(words[word] for word in ("turn", "redeal") if word in words)
-        redeal = words.get("redeal")
-        snapshot, restore = state.snapshot, state.restore
         # a path: (path before, actions): the line to a position, shared between positions
-        frontier = [(snapshot(), (None, list(root_line)))]
-        while frontier:
-            # the ways into the next stage: (-progress, order met, parent, snapshot, path, the
-            # turn or redeal), each played only if it is kept (a turn changes no progress)
-            ways = []
-            seen = set(self.given)
-            for parent, (here, path) in enumerate(frontier):
-                restore(here)
-                seen.add(key())
-                stack = [[here, path, actions_of(), 0, -progress()]]
-                used = 0
-                while stack:
-                    frame = stack[-1]
-                    actions, i = frame[2], frame[3]
-                    if i >= len(actions):
-                        stack.pop()
-                        continue
-                    frame[3] = i + 1
-                    action = actions[i]
-                    if action in onward:
-                        ways.append((frame[4], len(ways), parent, frame[0], frame[1], action))
-                        continue
-                    if used >= reach:
-                        continue  # (its turn is still a way on from every position met)
-                    if self.nodes >= limit:
-                        return
-                    segment = self._play(frame[0], action)
-                    used += 1
-                    if state.status == WON:
-                        self._won(path_line((frame[1], segment)))
-                        return
-                    if state.status == LOST:
-                        continue
-                    k = key()
-                    if k in seen:
-                        continue
-                    seen.add(k)
-                    if len(seen) + len(ways) > self.entries:
-                        self._full()
-                    if dead():
-                        continue
-                    stack.append([snapshot(), (frame[1], segment), actions_of(), 0, -progress()])
-            # the next stage: the ways taken in _widest's order until ``width`` positions live
-            frontier, finals = [], []
-            kept = set()
-            for here, path, action in _widest(ways, foreseen if forecast is not None else None):
-                if len(frontier) + len(finals) >= width:
-                    break
+        frontier = [(state.snapshot(), (None, list(root_line)))]
+        try:
+            while frontier:
+                ways = self._ways(frontier, onward, limit, reach)
+                frontier, finals = self._next_stage(ways, width, limit, words.get("redeal") if last else None,
+                                                    foreseen if forecast is not None else None)
+                self._last_pass(finals, limit, last)
+        except _Ended:
+            return
+
+    def _ways(self, frontier: list, onward: tuple, limit: int, reach: int) -> list:
+        """The ways into the next stage from the positions of ``frontier``: (-progress, order met,
+        parent, snapshot, path, the turn or redeal), each played only if it is kept (a turn changes
+        no progress).  From each position, the actions that keep it in its stage, depth first, up
+        to ``reach`` nodes; every position met there (new to the stage) is a way on."""
+        state, key, actions_of, progress = self.state, self.key, self.actions, self.progress
+        dead = self.proof
+        snapshot, restore = state.snapshot, state.restore
+        ways: list = []
+        seen = set(self.given)
+        for parent, (here, path) in enumerate(frontier):
+            restore(here)
+            seen.add(key())
+            stack = [[here, path, actions_of(), 0, -progress()]]
+            used = 0
+            while stack:
+                frame = stack[-1]
+                actions, i = frame[2], frame[3]
+                if i >= len(actions):
+                    stack.pop()
+                    continue
+                frame[3] = i + 1
+                action = actions[i]
+                if action in onward:
+                    ways.append((frame[4], len(ways), parent, frame[0], frame[1], action))
+                    continue
+                if used >= reach:
+                    continue  # (its turn is still a way on from every position met)
                 if self.nodes >= limit:
-                    return
-                segment = self._play(here, action)
+                    raise _Ended
+                segment = self._play(frame[0], action)
+                used += 1
                 if state.status == WON:
-                    self._won(path_line((path, segment)))
-                    return
-                if state.status == LOST or dead():
+                    self._won(path_line((frame[1], segment)))
+                    raise _Ended
+                if state.status == LOST:
                     continue
                 k = key()
-                if k not in kept:
-                    kept.add(k)
-                    into = finals if last and action == redeal and state.redeals_left == 0 else frontier
-                    into.append((snapshot(), (path, segment)))
-            # the last pass, searched: the beam's stages narrow a pass to its most advanced
-            # positions, which die together near its end (issue 25: a pass searched depth first
-            # from each of them, a few hundred nodes each, wins on crazy-quilt deals the beamed
-            # last pass lost, and sooner)
-            # (the positions the searches of the last pass met: issue 25, most of the positions a
-            # beam brings to the redeal of a crazy-quilt deal it leaves unknown are lost, and their
-            # searches go through the same positions)
-            searched = set(self.given)
-            for here, path in finals:
-                if self.nodes >= limit:
-                    return
-                restore(here)
-                line = self._search_here(min(last, limit - self.nodes), searched)
-                if line is not None:
-                    restore(here)
-                    for action in line:
-                        state.apply(action)
-                    self._won(path_line(path) + line)
-                    return
+                if k in seen:
+                    continue
+                seen.add(k)
+                if len(seen) + len(ways) > self.entries:
+                    self._full()
+                if dead():
+                    continue
+                stack.append([snapshot(), (frame[1], segment), actions_of(), 0, -progress()])
+        return ways
+
+    def _next_stage(self, ways: list, width: int, limit: int, redeal, foreseen) -> tuple[list, list]:
+        """(the next stage's positions, those to search to the end instead): the ways taken in
+        :func:`_widest`'s order until ``width`` positions live, each played; a way through
+        ``redeal`` (None: none searched) into the last pass goes to the second list."""
+        state, key = self.state, self.key
+        frontier: list = []
+        finals: list = []
+        kept = set()
+        for here, path, action in _widest(ways, foreseen):
+            if len(frontier) + len(finals) >= width:
+                break
+            if self.nodes >= limit:
+                raise _Ended
+            segment = self._play(here, action)
+            if state.status == WON:
+                self._won(path_line((path, segment)))
+                raise _Ended
+            if state.status == LOST or self.proof():
+                continue
+            k = key()
+            if k not in kept:
+                kept.add(k)
+                into = finals if redeal is not None and action == redeal and state.redeals_left == 0 else frontier
+                into.append((state.snapshot(), (path, segment)))
+        return frontier, finals
+
+    def _last_pass(self, finals: list, limit: int, last: int) -> None:
+        """Each position of ``finals`` searched to the end of the game with up to ``last`` nodes, in
+        turn, until one wins; the searches share one set of the positions they met (most of the
+        positions a beam brings to its last redeal are lost, and their searches go through the
+        same positions)."""
+        state = self.state
+        searched = set(self.given)
+        for here, path in finals:
+            if self.nodes >= limit:
+                raise _Ended
+            state.restore(here)
+            line = self._search_here(min(last, limit - self.nodes), searched)
+            if line is not None:
+                state.restore(here)
+                for action in line:
+                    state.apply(action)
+                self._won(path_line(path) + line)
+                raise _Ended
 
     def _play(self, here, action: int) -> list[int]:
         """Play ``action`` from the snapshot ``here``, then the safe actions after it, a node

@@ -12,16 +12,13 @@ from __future__ import annotations
 
 from .game import LOST, PLAYING, WON
 
-#: the descent looks ahead this many nodes at each step, shared among the actions there
-LOOKAHEAD_NODES = 600
-
 
 class Descent:
     """The guided descent and its look-ahead, as methods of the solver's searcher."""
 
-    def _descend(self, root_line: list[int], limit: int) -> None:
+    def _descend(self, root_line: list[int], limit: int, lookahead: int) -> None:
         """Play on from the root, one action at a time, each chosen by a short look-ahead: every
-        action gets an equal share of LOOKAHEAD_NODES for a depth-first search from where it
+        action gets an equal share of ``lookahead`` nodes for a depth-first search from where it
         leads; one whose search wins ends the descent with a win, else the one whose search saw
         the most progress is played.  It stops when stuck, back at a position it has been in,
         or out of its budget.  Each choice depends on the position alone, so the descent from
@@ -37,7 +34,7 @@ class Descent:
             actions = self.actions()
             if not actions:
                 return
-            share = max(1, LOOKAHEAD_NODES // len(actions))
+            share = max(1, lookahead // len(actions))
             best = None
             for action in actions:
                 self._tick()

@@ -85,95 +85,12 @@ class State:
         """Every card id in the position, wherever it lies (for the conservation property)."""
         raise NotImplementedError
 
-    # --- what a solver may use (all optional; core/solver.py reads them) -----------------
+    # --- what a solver may use ---------------------------------------------------------
     #
-    # A family states what it knows about its own game here, so that the one solver works
-    # for every variant.  Each must be *sound*: a wrong answer can make the solver call a
-    # winnable position "unwinnable".  Every method reads the position only; none changes it.
-    #
-    # copy() -> State
-    #     A new state in this position that shares nothing that changes (what the solver and the
-    #     hint work on).  Default: the deal dealt again and ``restore(snapshot())``.
-    # search_key() -> hashable
-    #     The position for transpositions: two positions with the same key must have the
-    #     same future (the same actions win from both, up to names of places).  Default:
-    #     ``snapshot()``, which is exact.  A good key forgets what no rule looks at (the
-    #     place of a carpet cell, which copy of a two-deck card lies where).
-    # search_key_after(key, action) -> hashable | None
-    #     The ``search_key()`` the position would have after ``action`` (a legal one), given
-    #     this position's ``key``, without playing it; None when it cannot tell cheaply.  It
-    #     must say None where a safe action would follow.  The search then skips playing an
-    #     action that leads to a position it has seen (counting its node all the same).
-    # safe_action() -> int | None
-    #     A legal action that can never turn a winnable position into a lost one (e.g. a
-    #     card to its foundation where nothing else could use it); the solver plays it
-    #     without trying anything else.  Each reason in one comment line.
-    # search_actions() -> list[int]
-    #     The legal actions worth trying, most promising first.  It may leave out an action
-    #     only when one it lists (or a short sequence of them) reaches the same key.
-    #     Default: ``legal_actions()`` ordered by ``action_rank(action)`` (higher first).
-    # search_first(order) -> int | None
-    #     ``search_actions(order)[0]`` where the family can tell it without listing and ranking
-    #     every action, else None.  The search plays it first and asks ``search_actions`` only
-    #     when it comes back to the position (on a line that wins at once, never).
-    # search_orders: int (an attribute), with search_actions(order)
-    #     How many orders of its actions the family offers, all about as promising: order 0
-    #     is ``search_actions()``, orders 1.. rank the near-equals differently.  The solver
-    #     then searches in each order in turn, each with an equal share of the budget left,
-    #     until one decides.  Default: 1 (one order, one search).
-    # dead_end() -> bool
-    #     True only when no win is possible from this position (False proves nothing).
-    # dead_end_proves: bool (an attribute)
-    #     False when dead_end() never says True in this variant: the solver then does not ask.
-    #     Default: True.
-    # dead_end_guides: bool (an attribute)
-    #     False when dead_end() is too dear to ask at every step of the solver's first brief
-    #     search, its guided descent and its look-ahead (which win most deals that are won
-    #     without it): the last search, the one that proves, still prunes by it, and so does
-    #     a short glance before everything else (core/solver.py).  Default: True.
-    # dead_end_glance: bool (an attribute)
-    #     False to skip that glance too, where most deals are won within fewer nodes than it
-    #     takes: then only the last search prunes by the proof.  Default: True.
-    # progress() -> int
-    #     How far along the game looks (higher is better): what the guided descent's look-ahead
-    #     compares, the order redeal points are tried in, and what the hint steers by when no
-    #     win is found.  Default: ``score``.
-    # progress_measures: int (an attribute), with progress(measure)
-    #     How many measures of progress the family offers: measure 0 is ``progress()``, the
-    #     others weigh the position differently.  The solver's search then makes a guided
-    #     descent by each in turn (core/solver.py, step 2); everything else steers by measure 0.
-    #     Default: 1.
-    # guide_share: int (an attribute)
-    #     Each guided descent (core/solver.py, step 2) gets at most 1/guide_share of the search's
-    #     budget, the last search what is left.  Default: the solver's GUIDE_SHARE (4).
-    # beam_width: int (an attribute)
-    #     Where the game turns a stock (the variant's words "turn" and "redeal") and the family
-    #     offers several orders, the width of the beam the solver runs after the first order's
-    #     search (core/beam.py): at each stage of the stock, ``beam_width`` positions (each
-    #     position's most advanced successor by ``progress`` first, then each one's second, ...),
-    #     widened into the next stage; later, a wider one (core/solver.py, WIDE_AFTER).  A beam
-    #     finds wins, never proofs.
-    #     Default: 0 (no beam).
-    # wide_measures: tuple[int, ...] (an attribute)
-    #     The measures of progress (``progress(measure)``) of the solver's wide beams: one beam
-    #     for each, in turn, ``WIDE_FACTOR * beam_width`` positions split evenly between them,
-    #     each searching its stages in an order of its own (core/solver.py, WIDE_AFTER).
-    #     Default: (0,), one wide beam by the usual progress.
-    # forecast() -> int
-    #     How many parts of the game (a quilt game's suits) look lost as the position lies, if
-    #     play went on without mending them: a forecast, never a proof (it may be wrong either
-    #     way), which only a beam reads, where the solver asks (core/solver.py): it keeps the
-    #     ways with fewer first, before progress.
-    #     Default: 0 for every position.
-    # win_score_bound(moves) -> int | None
-    #     The highest score any win from here could end with, after ``moves`` counted moves
-    #     so far, win bonus included (``carpet solve --best``).  None: no bound known.
-    # safe_keeps_score: bool (an attribute)
-    #     True when a safe action never costs a win any score either (every win scoring the
-    #     same), so that ``--best`` may play safe actions too.  Default: False.
-    #
-    # A redeal (the variant's word "redeal") starts a new pass: the solver searches a pass
-    # before it redeals from its most advanced positions (core/solver.py).
+    # A family states what it knows about its own game (keys, safe actions, orders of actions,
+    # proofs, progress, bounds) in the members of core/knowledge.py's ``Knowledge`` protocol, and
+    # how the solver is to search it in its plan (core/plan.py).  Each answer must be *sound*,
+    # and every member reads the position only.
 
         # --- shared ----------------------------------------------------------------------
     @property

@@ -1,39 +1,13 @@
 """The solver: is this position winnable, and how?  (What ``carpet hint`` names, from its search: core/hint.py.)
 
-It works on any variant through the :class:`~carpet.core.game.State` API alone
-(``snapshot``/``restore``/``legal_actions``/``apply``, ``status``, ``score``), and on
-what a family knows about its own game, given as optional state methods (see
-``core/game.py``, "What a solver may use"): a canonical key for transpositions
-(``search_key``), and the key an action leads to without playing it (``search_key_after``:
-an action into a position seen already is then counted but not played), an action that can
-never spoil a win (``safe_action``), the actions
-worth trying in the order worth trying them (``search_actions``), a proof that nothing
-can be won any more (``dead_end``), a measure of progress for the descent and the hint
-(``progress``, and where the family offers more than one, ``progress_measures``) and a bound
-on a win's score (``win_score_bound``).
-
-``best=True`` (``carpet solve --best``) ranks wins as the games rank them: the highest
-score first, then the fewest counted moves (the Коврик seed's measure in its easy game,
-where every win scores the same).  It goes on after the first win, cutting off a position
-only when no win from it can rank higher (its score bound below the best, or equal with
-no fewer moves left to make), and calls its answer proven best only when that search was
-complete; it says apart whether the score alone is proven highest.
-
-The search never enters a position (by its key) twice, and after every action it plays
-the position's safe actions, which the line keeps.  It runs in three steps, all within
-one node budget:
-
-1. the pass-by-pass depth-first search below, alone, with an eighth of the budget (most
-   deals of most games are decided here), without the family's dead-end proof where it says
-   the proof is too dear for anything but the last step (``dead_end_guides``), and then after
-   a glance with the proof (1/GLANCE_SHARE of the budget) at where it prunes at once;
-2. a guided descent: from the start, one action at a time, each chosen by a short
-   look-ahead (core/descent.py), steering by the family's progress; where the family offers
-   other measures of it (``progress_measures``), a descent by each in turn, each with 1/4 of
-   the budget (or the share the family asks for, ``guide_share``), until one wins (a greedy
-   descent's answer turns on what it steers by);
-3. the pass-by-pass search again with what is left, trying the first descent's choices
-   first, so that it first changes what the descent did near where it got stuck.
+It works on any variant through the :class:`~carpet.core.game.State` API (``snapshot``,
+``restore``, ``legal_actions``, ``apply``, ``status``, ``score``) and what the family knows of
+its own game (core/knowledge.py: keys, safe actions, orders of actions, proofs, progress).  How
+it searches is the game's plan (core/plan.py), read by :func:`_search`: its stages run in turn,
+each with its share of the nodes the ones before it left, until one decides.  A search stage runs
+the plan's steps over the pass-by-pass depth-first search below, the guided descent
+(core/descent.py) and, between searches, beams (core/beam.py); docs/solver.md tells the whole
+search in order, with the reason for each stage.
 
 Three answers, never a guess:
 
@@ -43,45 +17,33 @@ Three answers, never a guess:
 - ``unknown``: the node budget (or the caller's ``stop``, or the memory bound) ended the
   search first.
 
-**Memory.** What the search holds grows with the positions it remembers (one entry each, in
-the set of positions seen, or in best mode the best arrival at each).  Their number is bounded
-by ``memory`` bytes over :data:`BYTES_PER_ENTRY`, an estimate from measurement; reaching it
-ends the search as the budget does, with "unknown", never with a process the system kills.
+``best=True`` (``carpet solve --best``) ranks wins as the games rank them: the highest score
+first, then the fewest counted moves.  It goes on after the first win, cutting off a position
+only when no win from it can rank higher (its score bound below the best, or equal with no fewer
+moves left to make), and calls its answer proven best only when that search was complete; it
+says apart whether the score alone is proven highest.
 
-A family that offers other orders of its actions (``search_orders``, e.g. the quilt
-family, whose rough ranking otherwise sends every search of a deal the same wrong way)
-gets one such search per order, each with an equal share of the budget left, until one
-decides; the others get the one search above.  Where such a family also asks for a beam
-(``beam_width``, a game that turns a stock), a beam (core/beam.py) runs after the first
-order's search, with 1/BEAM_SHARE of what is left: the game played one turn of the stock at a
-time, each turn's positions carried into the next (those the family's ``forecast`` sees least
-lost first; of those, every position's most advanced successor first, then every one's second,
-...), where the depth-first searches spend their nodes near the end of the stock of one line.
-Then the next orders' searches, and after WIDE_AFTER of them the wide beams, WIDE_FACTOR times
-as wide in all, each position searched less (WIDE_REACH nodes), with all that is left: one beam
-for each measure of progress the family names for them (``wide_measures``), each ranking by its
-measure and searching its stages in an order of its own (WIDE_AFTER, WIDE_AFTER + 1, ...), each
-with an equal share of what is left; the positions a beam's redeal leads into the last pass are
-each searched to the end of the game (one depth-first pass of WIDE_LAST nodes, none of them
-going where an earlier one's went) rather than beamed on.  The orders after them share what
-they leave, where each ends with no position alive or none of its last pass won.  A beam finds
-wins, never proofs.
+**Memory.** What the search holds grows with the positions it remembers (one entry each).  Their
+number is bounded by ``memory`` bytes over :data:`BYTES_PER_ENTRY`, an estimate from
+measurement; reaching it ends the search as the budget does, with "unknown".
 
-A node is one ``apply``.  The search reads no clock and draws no random number, and
-never iterates a set, so the same position and budget give the same answer and line on
-every machine and in every run (whatever PYTHONHASHSEED).
+A node is one ``apply``.  The search reads no clock, draws no random number and never iterates
+a set, so the same position and budget give the same answer and line on every machine and in
+every run (whatever PYTHONHASHSEED).
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
+from dataclasses import dataclass, field, replace
+from typing import Callable
 
-from .beam import BEAM_NODES, Beam, path_line as _line
+from . import plan as _plan
+from .beam import Beam, path_line as _line
 from .descent import Descent
 from .game import LOST, PLAYING, WON, State
+from .plan import ROUNDS, Plan
 from .session import Session, deal_state
 
 #: the default budget of ``carpet solve`` (about 2 s of CPU for a grid game on the
@@ -126,7 +88,7 @@ class Solution:
     memory_full: bool = False
 
 
-# --- the family's knowledge, with plain defaults --------------------------------------------
+# --- the family's knowledge (core/knowledge.py) ---------------------------------------------
 
 def _NO_SAFE() -> None:
     """No safe action (the default)."""
@@ -138,56 +100,36 @@ def _NO_DEAD() -> bool:
     return False
 
 
-def _knowledge(state: State, best: bool = False, order: int = 0):
-    """(key, safe, actions, dead, progress) as callables on ``state``, defaults filled in.
+def _knowledge(state, best: bool = False, order: int = 0, proof: bool = True):
+    """(key, safe, actions, dead, progress) as callables on ``state`` (a family's state,
+    core/knowledge.py), a no-op in place of a safe action or proof the family lacks.
 
     With ``best``, safe actions are used only where the family says they never cost score
     (``safe_keeps_score``): safe means safe for winning, not for the best win.  Those
     families' safe actions are taken to cost no counted move either, and a proof of the
     fewest moves rests on it: each is a card to its foundation that any win plays once
-    (in the carpet family it commutes with every other action).  ``order``:
-    which of the family's orders of actions (``search_orders``) to use; 0 the usual one.
+    (in the carpet family it commutes with every other action).  ``order``: which of the
+    family's orders of actions to use; 0 the usual one.  ``proof``: whether the family's
+    ``dead_end`` applies in this game (the plan's ``proof``).
     """
-    key = getattr(state, "search_key", None) or state.snapshot  # a snapshot is exact and hashable
-    safe = getattr(state, "safe_action", None)
-    if safe is None or (best and not getattr(state, "safe_keeps_score", False)):
+    safe = state.safe_action
+    if safe is None or (best and not state.safe_keeps_score):
         safe = _NO_SAFE
-    actions = getattr(state, "search_actions", None)
-    if actions is not None and order:
-        ordered = actions
-        actions = lambda: ordered(order)  # noqa: E731
-    if actions is None:
-        rank = getattr(state, "action_rank", None)
-
-        def actions() -> list[int]:
-            found = state.legal_actions()
-            if rank is not None and len(found) > 1:
-                found.sort(key=rank, reverse=True)  # stable: ties keep canonical order
-            return found
-    dead = getattr(state, "dead_end", None) or _NO_DEAD
-    if not getattr(state, "dead_end_proves", True):
-        dead = _NO_DEAD
-    progress = getattr(state, "progress", None) or (lambda: state.score)
-    return key, safe, actions, dead, progress
-
-
-def _peek(state: State):
-    """The family's ``search_key_after``, or None: where it says a position's key without
-    playing the action, the search skips the apply (and the step back) for an action that
-    leads to a position searched already, counting the node all the same."""
-    return getattr(state, "search_key_after", None)
+    actions = functools.partial(state.search_actions, order) if order else state.search_actions
+    dead = state.dead_end if proof else _NO_DEAD  # (the plan says whether the proof applies in this game)
+    return state.search_key, safe, actions, dead, state.progress
 
 
 def information(variant) -> str:
     """``"full"`` when the solver sees what a player cannot (a face-down stock, the
     outcome of a seeded shuffle), else ``"open"``."""
-    return "full" if getattr(variant, "hidden_information", False) else "open"
+    return "full" if variant.hidden_information else "open"
 
 
 def working_copy(session: Session) -> State:
     """A fresh state in the session's position (the session is never touched): the family's
     ``copy()`` where it offers one (core/game.py), else the deal dealt again, the position restored."""
-    copy = getattr(session.state, "copy", None)
+    copy = session.state.copy
     if copy is not None:
         return copy()
     state = deal_state(session.variant, session.deal)
@@ -207,36 +149,8 @@ def working_copy(session: Session) -> State:
 # searched the same way.  Every redeal is still tried (unless the budget or the caps below
 # cut the search short, in which case it never claims "unwinnable").
 
-#: the guided descent (core/descent.py) first gets at most 1/GUIDE_SHARE of the budget
-GUIDE_SHARE = 4
-#: the beam (core/beam.py), where the family asks for one (``beam_width``), gets 1/BEAM_SHARE of
-#: the budget the first order's search left
-BEAM_SHARE = 4
-#: where the family asks for a beam, after this many orders' searches the wide beams, WIDE_FACTOR
-#: times ``beam_width`` in all (split evenly between the family's ``wide_measures``) and
-#: WIDE_REACH nodes a position, their ways ranked by the forecast first, get all that is left
-#: (the orders after them, what they leave): issue 25, crazy-quilt deals that
-#: no order's search wins at ten times the budget, a beam of 1,000 wins in 300,000 nodes; with
-#: its positions searched little, it reaches the redeal cheaply, and its last pass is searched
-#: (WIDE_LAST nodes each) rather than beamed (on the hardest deals of crazy-quilt 3001-3600,
-#: against 600 wide, 40 nodes a position, the last pass beamed: 14 gained, 6 lost); those searches
-#: sharing one set of positions met, 200 nodes each against 300 each with a set of their own: 2
-#: gained, none lost (150: 2 and 1; 500: 2 and 1)
-WIDE_AFTER = 3
-WIDE_FACTOR = 10
-WIDE_REACH = 5
-WIDE_LAST = 200
-#: the pass-by-pass search alone first gets 1/QUICK_SHARE of the budget
-QUICK_SHARE = 8
-#: before it, where the family's proof is too dear for the brief search (``dead_end_guides``),
-#: a search with the proof gets 1/GLANCE_SHARE of the budget
-GLANCE_SHARE = 1024
 #: at most this many redeal points kept per pass (the most advanced ones)
 MAX_REDEAL_POINTS = 4096
-#: a pass gets at most 1/share of the budget left, in rounds with these shares: when a
-#: round has tried every redeal point it kept without a win, the next lets each pass search
-#: longer (a round whose passes all ran to their end is complete and proves its answer)
-PASS_SHARES = (64, 8, 1)
 
 
 class _Outcome:
@@ -267,46 +181,71 @@ class _OutOfBudget(Exception):
     pass
 
 
+@dataclass(frozen=True)
+class _Job:
+    """What every stage of one search shares: the position, the caller's ``stop``, memory bound and
+    positions ``seen`` already, the mode (``best``, ``track``: the hint's), the counted ``moves``
+    so far and the variant's win ``bonus``, a win to beat (``incumbent``) and the ``plan``."""
+    state: State
+    plan: Plan
+    stop: Callable[[], bool] | None = None
+    seen: set | None = None
+    best: bool = False
+    moves: int = 0
+    bonus: Callable[[int], int] | None = None
+    track: bool = False
+    incumbent: tuple | None = None
+    memory: int = DEFAULT_MEMORY
+
+    def search(self, order: int, limit: int) -> tuple[_Outcome, _Searcher]:
+        """The plan's search (its ``steps``) in the family's order ``order``, within ``limit`` nodes."""
+        searcher = _Searcher(self, limit, order)
+        return searcher.run(), searcher
+
+    def beam(self, stage: _plan.Beam, limit: int) -> tuple[_Outcome, _Searcher]:
+        """The beam ``stage`` within ``limit`` nodes: a win or "unknown"."""
+        searcher = _Searcher(replace(self, best=False, track=False, incumbent=None), limit, stage.order)
+        return searcher.run_beam(stage), searcher
+
+
 class _Searcher(Descent, Beam):
-    def __init__(self, state: State, limit: int, stop, seen: set | None, best: bool, moves: int,
-                 bonus, track: bool, order: int = 0, incumbent: tuple | None = None,
-                 memory: int = DEFAULT_MEMORY, measures: tuple = (0,)) -> None:
+    def __init__(self, job: _Job, limit: int, order: int = 0) -> None:
+        state, memory, seen, best = job.state, job.memory, job.seen, job.best
+        self.job = job
         self.state = state
         self.entries = max(1, memory // BYTES_PER_ENTRY)  # positions it may remember at once
         self.memory = memory
         self.limit = limit
-        self.stop = stop
+        self.stop = job.stop
         self.next_stop = STOP_EVERY
         self.given = set() if seen is None else seen
         self.seen = set(self.given)
-        self.share = PASS_SHARES[0]
+        self.share = ROUNDS[0]
         self.best = best
-        self.moves = moves
-        self.bonus = bonus
-        self.track = track
-        self.key, self.safe, self.actions, self.dead, self.progress = _knowledge(state, best, order)
-        # the measures of progress its guided descents steer by, one descent each, in turn
-        self.measures, self.measure = measures, 0  # (measure: the one steering the descent now)
+        self.moves = job.moves
+        self.bonus = job.bonus
+        self.track = job.track
+        self.steps = job.plan.steps
+        self.key, self.safe, self.actions, self.dead, self.progress = _knowledge(state, best, order, job.plan.proof)
         # the family's first action without the others (``search_first``), for the passes: they
         # list the others only when they come back to the position
-        self.first, self.order = getattr(state, "search_first", None), order
+        self.first, self.order = state.search_first, order
         # what the family does not offer, known once (the inner loop skips the call)
         self.safe_none = self.safe is _NO_SAFE
         self.dead_none = self.dead is _NO_DEAD
-        # what the first brief search, the guided descent and its look-ahead ask: the proof,
-        # unless the family says it is too dear for them (``dead_end_guides``); the last search,
-        # the one with the whole budget, always asks it
+        # the proof the family offers; each step of the plan says whether it asks it
         self.proof = self.dead
-        self.guide_dead = self.dead if getattr(state, "dead_end_guides", True) else _NO_DEAD
-        self.guide_dead_none = self.guide_dead is _NO_DEAD
-        self.bound = getattr(state, "win_score_bound", None) if best else None
+        self.guide_dead, self.guide_dead_none = self.dead, self.dead_none
+        self.bound = state.win_score_bound if best else None
         self.redeal = state.variant.words.get("redeal")
         self.arrivals: dict = {}  # best mode: key -> (score, moves) of the best arrival so far
+        self.made = 0  # redeal points noted (their order met)
         self.pv: list[int] = []  # the guided descent's choices, step by step
         self.nodes = 0
         self.complete = True  # no cap or cut has left part of the space unsearched
         self.stopped = False  # the caller's stop() said so
         self.out = _Outcome()
+        incumbent = job.incumbent
         if incumbent is not None:  # best mode: a win known already, (line, score), to beat
             self.out.best_line, self.out.best_score = incumbent
             self.out.best_moves = len(incumbent[0])
@@ -404,121 +343,64 @@ class _Searcher(Descent, Beam):
         return actions
 
     def _pass(self, path: tuple, child, cap: int, on: int = -1) -> list | None:
-        """Depth first from the state (its key already admitted), never redealing; returns the
-        redeal points found, most advanced first, as (-progress, order, snapshot, path, root
-        action, step of the descent), or None after a win that ends the search.  A path is
-        (path before, actions, length): the line to a position, shared between positions.
-        Along the guided descent's line (``on``: its step here) its choices come first, so
-        that the search first tries other moves near where the descent got stuck.
-
-        This is the search's inner loop: what ``_tick``, ``_settle``, ``_ordered`` and (outside
-        best mode and the hint's tracking) ``_admit`` do is written out here, the same steps in
-        the same order."""
+        """Depth first from the state (its key already admitted), never redealing: the redeal points
+        found (:meth:`_point`, :meth:`_kept`), or None after a win that ends the search.  A path is
+        (path before, actions, length).  Along the descent's line (``on``: its step here) its choices
+        come first.  The inner loop: ``_tick``, ``_settle``'s call and ``_admit`` written out here."""
         state, actions_of, redeal, progress = self.state, self.actions, self.redeal, self.progress
-        apply, snapshot, restore = state.apply, state.snapshot, state.restore
-        safe, key, dead, seen = self.safe, self.key, self.dead, self.seen
-        if self.safe_none:
-            safe = None
-        if self.dead_none:
-            dead = None
-        best, entries, limit, stop = self.best, self.entries, self.limit, self.stop
-        pv = self.pv
-        track = self.track
-        first, order = self.first, self.order
-        # progress only orders redeal points and feeds the hint's tracking
-        measure = track or redeal is not None
-        plain = not track and not best
-        # the key of an action's position without playing it (the family's, where it has one)
-        peek = _peek(state) if plain else None
-        root_pass = child is None
+        key, seen, apply, snapshot, restore = self.key, self.seen, state.apply, state.snapshot, state.restore
+        safe, dead = None if self.safe_none else self.safe, None if self.dead_none else self.dead
+        entries, limit, stop, track, first = self.entries, self.limit, self.stop, self.track, self.first
+        # (progress only orders redeal points and feeds the hint; outside best mode and the hint, plain)
+        measure, plain = track or redeal is not None, not track and not self.best
+        peek = state.search_key_after if plain else None  # (a key without playing the action)
         points: list = []
-        made = 0
-        # a frame: [snapshot, actions, next index, path to it, root action it descends from,
-        #           progress, step of the descent (-1: off its line), its key (with peek)]
-        stack = [[snapshot(), self._ordered(on), 0, path, child, progress(), on,
-                  key() if peek is not None else None]]
-        at = True
-        nodes = self.nodes
+        # a frame: [snapshot, actions, next index, path to it, root action it descends from, progress,
+        #           step of the descent (-1: off its line), its key (with peek)]
+        stack = [[snapshot(), self._ordered(on), 0, path, child, progress(), on, key() if peek is not None else None]]
+        at, nodes = True, self.nodes
         try:
             while stack:
                 frame = stack[-1]
-                actions = frame[1]
-                i = frame[2]
+                actions, i = frame[1], frame[2]
                 if i >= len(actions):
-                    if actions.__class__ is tuple:  # only search_first's action so far: all of them now
-                        if not at:
-                            restore(frame[0])
-                            at = True
-                        frame[1] = actions_of()
-                        continue
-                    stack.pop()
-                    at = False
-                    if track and root_pass and len(stack) == 1:
-                        done = frame[4]
-                        if not any(p[4] == done for p in points):
-                            self.out.children[done][0] = True  # searched to the end, nothing deferred
+                    at = self._frame_done(stack, at, points, child is None)
                     continue
                 if nodes >= cap:
                     self.complete = False
                     break
-                # _tick
-                if nodes >= limit:
+                if nodes >= limit:  # (_tick)
                     raise _OutOfBudget
                 if stop is not None and nodes >= self.next_stop:
                     self.nodes = nodes
                     self._tick()
-                frame[2] = i + 1
-                action = actions[i]
+                frame[2], action = i + 1, actions[i]
                 if action == redeal:
-                    if len(points) >= 2 * MAX_REDEAL_POINTS:
-                        points.sort()
-                        del points[MAX_REDEAL_POINTS:]
-                        self.complete = False
-                    step = frame[6]
-                    follows = 0 <= step < len(pv) and pv[step] == action
-                    made += 1  # (an order never repeated: len(points) would repeat after a cut, then sort
-                    # compared the snapshots, and some of those are None: a TypeError, seen with --best)
-                    points.append((-frame[5], made, frame[0], frame[3],
-                                   action if frame[4] is None else frame[4], step + 1 if follows else -1))
+                    self._point(points, frame, action)
                     continue
                 if not at:
                     restore(frame[0])
                     at = True
-                peeked = None
-                if peek is not None:
-                    peeked = peek(frame[7], action)
-                    if peeked is not None and peeked in seen:
-                        # the position it leads to was searched already: the node is counted as
-                        # the apply it stands for (the same count, answer and line as playing it)
-                        nodes += 1
-                        continue
-                at = False
+                peeked = None if peek is None else peek(frame[7], action)
+                if peeked is not None and peeked in seen:
+                    nodes += 1  # (a position searched already: counted as the apply it stands for)
+                    continue
                 apply(action)
-                nodes += 1
-                segment = [action]
-                # _settle (none after a peeked action: no safe action follows it, by its contract)
-                if safe is not None and peeked is None:
-                    while state.status == PLAYING:
-                        extra = safe()
-                        if extra is None:
-                            break
+                at, segment, nodes = False, [action], nodes + 1
+                if safe is not None and peeked is None:  # (_settle: no safe action follows a peeked one)
+                    while state.status == PLAYING and (extra := safe()) is not None:
                         apply(extra)
                         nodes += 1
                         segment.append(extra)
                 status = state.status
                 if status == WON:
-                    parent = frame[3]
                     self.nodes = nodes
-                    if self._won(_line((parent, segment, parent[2] + len(segment)))):
+                    if self._won(_line((frame[3], segment, frame[3][2] + len(segment)))):
                         return None
                     continue
                 root_child = action if frame[4] is None else frame[4]
-                if plain:  # _admit, outside best mode, and nothing tracked
-                    if status == LOST:
-                        continue
-                    # (a peeked key is the key here: no safe action followed, by its contract)
-                    k = key() if peeked is None else peeked
-                    if k in seen:
+                if plain:  # (_admit; a peeked key is the key here: no safe action followed)
+                    if status == LOST or (k := key() if peeked is None else peeked) in seen:
                         continue
                     seen.add(k)
                     if len(seen) > entries:
@@ -527,40 +409,93 @@ class _Searcher(Descent, Beam):
                     if dead is not None and dead():
                         continue
                     value = progress() if measure else 0
-                    parent = frame[3]
-                    here = (parent, segment, parent[2] + len(segment))
+                    here = (frame[3], segment, frame[3][2] + len(segment))
                 else:
-                    parent = frame[3]
-                    here = (parent, segment, parent[2] + len(segment))
-                    value = progress() if measure else 0
-                    if track:
-                        self._note(root_child, value)
-                    self.nodes = nodes
-                    if not self._admit(here[2]):
-                        if track and root_pass and len(stack) == 1 and (state.status == LOST or self.dead()):
-                            self.out.children[root_child][0] = True  # lost at once
+                    self.nodes, k = nodes, None
+                    here, value = self._admit_noted(frame, segment, root_child, measure, child is None and len(stack) == 1)
+                    if here is None:
                         continue
-                step = frame[6]
-                if 0 <= step < len(pv):
-                    step = step + 1 if pv[step] == action else -1
-                    moves = self._ordered(step)
-                else:
-                    step = -1
-                    moves = None if first is None else first(order)
-                    moves = actions_of() if moves is None else (moves,)
-                stack.append([snapshot(), moves, 0, here, root_child, value, step,
-                              k if peek is not None else None])
+                step = frame[6]  # (off the descent's line, with no first action told apart: all of them)
+                step, moves = (step, actions_of()) if step < 0 and first is None else self._moves_after(step, action)
+                stack.append([snapshot(), moves, 0, here, root_child, value, step, k if peek is not None else None])
                 at = True
         finally:
             self.nodes = nodes
+        return self._kept(points)
+
+    def _kept(self, points: list) -> list:
+        """A pass's redeal points, most advanced first, as (-progress, order met, snapshot, path,
+        root action, step of the descent): the MAX_REDEAL_POINTS most advanced (the search is then
+        no longer complete)."""
         points.sort()
         if len(points) > MAX_REDEAL_POINTS:
             del points[MAX_REDEAL_POINTS:]
             self.complete = False
         return points
 
+    def _frame_done(self, stack: list, at: bool, points: list, root_pass: bool) -> bool:
+        """The top frame has tried every action it holds: where that was only the family's first
+        action (``search_first``, a tuple), all of them now; else it is popped (and, for the hint, a
+        root action searched to its end with nothing deferred is noted so).  Returns whether the
+        state is at the top frame's position."""
+        frame = stack[-1]
+        if frame[1].__class__ is tuple:  # only search_first's action so far: all of them now
+            if not at:
+                self.state.restore(frame[0])
+            frame[1] = self.actions()
+            return True
+        stack.pop()
+        if self.track and root_pass and len(stack) == 1:
+            done = frame[4]
+            if not any(p[4] == done for p in points):
+                self.out.children[done][0] = True  # searched to the end, nothing deferred
+        return False
+
+    def _point(self, points: list, frame: list, action: int) -> None:
+        """Note a redeal point: the frame's position, from which ``action`` redeals (at most
+        2 * MAX_REDEAL_POINTS held, then the most advanced MAX_REDEAL_POINTS kept)."""
+        if len(points) >= 2 * MAX_REDEAL_POINTS:
+            points.sort()
+            del points[MAX_REDEAL_POINTS:]
+            self.complete = False
+        step, pv = frame[6], self.pv
+        follows = 0 <= step < len(pv) and pv[step] == action
+        self.made += 1  # (an order never repeated: len(points) would repeat after a cut, and sort
+        # would then compare the snapshots, some of which are None)
+        points.append((-frame[5], self.made, frame[0], frame[3],
+                       action if frame[4] is None else frame[4], step + 1 if follows else -1))
+
+    def _admit_noted(self, frame: list, segment: list[int], root_child: int, measure: bool,
+                     at_root: bool) -> tuple[tuple | None, int]:
+        """(the path here, its progress), the path None where ``_admit`` turns it away: ``_pass``'s
+        admission in best mode or for the hint, which notes each root action's best progress (and a
+        root action lost at once as searched to its end)."""
+        parent = frame[3]
+        here = (parent, segment, parent[2] + len(segment))
+        value = self.progress() if measure else 0
+        if self.track:
+            self._note(root_child, value)
+        if self._admit(here[2]):
+            return here, value
+        if self.track and at_root and (self.state.status == LOST or self.dead()):
+            self.out.children[root_child][0] = True  # lost at once
+        return None, value
+
+    def _moves_after(self, step: int, action: int) -> tuple[int, list[int] | tuple[int]]:
+        """(the descent's step, the actions to try) at the position ``action`` led to from one at
+        the descent's ``step``: along its line, its choice first; off it, the family's first
+        action alone where it can tell it (``search_first``), else all of them."""
+        pv = self.pv
+        if 0 <= step < len(pv):
+            step = step + 1 if pv[step] == action else -1
+            return step, self._ordered(step)
+        first = self.first
+        moves = None if first is None else first(self.order)
+        return -1, self.actions() if moves is None else (moves,)
+
     # --- the whole search ----------------------------------------------------------------
     def run(self) -> _Outcome:
+        """The plan's steps in turn from the root (its safe actions played), until one answers."""
         state, out = self.state, self.out
         start = state.snapshot()
         try:
@@ -573,32 +508,13 @@ class _Searcher(Descent, Beam):
             if state.status == LOST or self.dead():
                 out.result, out.exhausted = UNWINNABLE, True
                 return out
-            root_key = self.key()
-            root = (None, root_line, len(root_line))
-            total = self.limit
-            if not self.best:
-                # first the pass-by-pass search alone, briefly (enough for most deals of most
-                # games); then the guided descent; then the search again, the descent's
-                # choices first
-                if self.guide_dead is not self.proof and getattr(state, "dead_end_glance", True):
-                    # a proof too dear for the brief search gets a glance of its own first: where it
-                    # prunes at once, a win near the root is found within a few hundred nodes
-                    self.limit = total // GLANCE_SHARE
-                    if self._rounds(start, root, root_key):
-                        return self._decided()
-                self.limit = total // QUICK_SHARE
-                self._prune_by(self.guide_dead)
-                decided = self._rounds(start, root, root_key)
-                self._prune_by(self.proof)
-                if decided:
-                    return self._decided()
-                if self.stopped or out.memory_full:
-                    raise _OutOfBudget
-                self.limit = total
-                if self._descents(start, root_line, total):
-                    return out
-            self._rounds(start, root, root_key)
-            return self._decided()
+            self.start, self.root, self.root_key = start, (None, root_line, len(root_line)), self.key()
+            self.total = self.limit
+            for step in self.steps:
+                answer = step.run(self)
+                if answer is not None:
+                    return answer
+            return self.decided()
         except _OutOfBudget:
             if self.best and out.best_line is not None:
                 out.result, out.line = WON_RESULT, out.best_line
@@ -607,19 +523,29 @@ class _Searcher(Descent, Beam):
             state.restore(start)
         return out
 
-    def run_beam(self, width: int, reach: int = BEAM_NODES, foresee: bool = False,
-                 last: int = 0, measure: int = 0) -> _Outcome:
-        """The beam alone (core/beam.py), ``width`` positions a stage, ``reach`` nodes each (the
-        ways on ranked by the family's forecast first, with ``foresee``; its last pass searched,
-        ``last`` nodes a position, where that is not 0; ranked by the family's
-        ``progress(measure)`` where ``measure`` is not 0), within the budget: a win or "unknown",
-        never a proof.  (Asked only where a search left the root undecided: with
-        its safe actions played, it is neither won nor lost.)"""
+    def rounds(self, limit: int, proof: bool, give_up: bool = False) -> _Outcome | None:
+        """The pass-by-pass search in rounds (:meth:`_rounds`) up to ``limit`` nodes, asking the
+        family's proof with ``proof``: the answer where it decided, else None (with ``give_up``,
+        it ends the search where the caller's stop or the memory bound ended the rounds)."""
+        self.limit = limit
+        self._prune_by(self.proof if proof else _NO_DEAD)
+        decided = self._rounds(self.start, self.root, self.root_key)
+        self._prune_by(self.proof)
+        if decided:
+            return self.decided()
+        if give_up and (self.stopped or self.out.memory_full):
+            raise _OutOfBudget
+        return None
+
+    def run_beam(self, stage: _plan.Beam) -> _Outcome:
+        """The beam ``stage`` alone (core/beam.py) within the budget: a win or "unknown", never a
+        proof.  (Asked only where a search left the root undecided: with its safe actions played,
+        it is neither won nor lost.)"""
         start, root_line = self.state.snapshot(), []
         try:
             self._settle(root_line)
-            with self._steered_by(measure):
-                self._beam(root_line, self.limit, width, reach, foresee, last)
+            with self._steered_by(stage.measure):
+                self._beam(root_line, self.limit, stage.width, stage.reach, stage.foresee, stage.last)
         except _OutOfBudget:
             pass
         finally:
@@ -635,8 +561,7 @@ class _Searcher(Descent, Beam):
         line of its win, or None.  (The solver's whole search, its brief rounds and guided descents,
         found the same wins on crazy-quilt's hardest deals of 3001-3600 with more nodes.)"""
         state = self.state
-        sub = _Searcher(state, nodes, self.stop, None, False, self.moves, self.bonus, False, 0, None,
-                        self.memory)
+        sub = _Searcher(replace(self.job, seen=None, best=False, track=False, incumbent=None), nodes)
         sub.seen, sub.share = seen, 1  # (share 1: the pass may use every node)
         start, line = state.snapshot(), []
         try:
@@ -668,25 +593,27 @@ class _Searcher(Descent, Beam):
         finally:
             self.progress = usual
 
-    def _descents(self, start, root_line: list[int], total: int) -> bool:
-        """The guided descent under each measure of ``measures`` in turn, each from the root with
-        1/GUIDE_SHARE of the budget (or the family's ``guide_share``), until one wins (True); the
-        last search then tries first the choices of the descent under the first measure (``pv``)."""
-        state, first = self.state, None
-        # (the hint's search keeps the usual share: its budget is small, its answer the descent's choice)
-        share = GUIDE_SHARE if self.track else getattr(state, "guide_share", GUIDE_SHARE)
-        for measure in self.measures:
-            state.restore(start)
+    def descents(self, step: _plan.Descents) -> _Outcome | None:
+        """The guided descent by each of the step's measures in turn, each from the root with
+        1/``share`` of the budget, until one wins (its answer); the last search then tries first
+        the choices of the descent by the first measure (``pv``)."""
+        state, first, total = self.state, None, self.total
+        self.limit = total
+        self.guide_dead = self.proof if step.proof else _NO_DEAD
+        self.guide_dead_none = self.guide_dead is _NO_DEAD
+        root_line = self.root[1]
+        for measure in step.measures:
+            state.restore(self.start)
             self._settle([])  # back to the root, its safe actions played again
-            self.pv, self.measure = [], measure
+            self.pv = []
             with self._steered_by(measure):
-                self._descend(root_line, self.nodes + total // share)
+                self._descend(root_line, self.nodes + total // step.share, step.lookahead)
             if self.out.result == WON_RESULT:
-                return True
+                return self.out
             if first is None:
                 first = self.pv
         self.pv = first or []
-        return False
+        return None
 
     def _prune_by(self, dead) -> None:
         """The dead-end proof the passes ask from now on (``_NO_DEAD``: none)."""
@@ -699,7 +626,7 @@ class _Searcher(Descent, Beam):
         state, out = self.state, self.out
         root_line = root[1]
         try:
-            for share in PASS_SHARES:
+            for share in ROUNDS:
                 self.share, self.complete = share, True
                 self.seen = set(self.given)
                 self.seen.add(root_key)
@@ -713,7 +640,8 @@ class _Searcher(Descent, Beam):
             self.complete = False
         return False
 
-    def _decided(self) -> _Outcome:
+    def decided(self) -> _Outcome:
+        """The search's answer: its win, or a proof where its last round was complete."""
         out = self.out
         if out.result != WON_RESULT:
             if self.best and out.best_line is not None:
@@ -764,74 +692,36 @@ class _Searcher(Descent, Beam):
         return self.nodes + max(1, (self.limit - self.nodes) // self.share)
 
 
-class _BeamPlan(NamedTuple):
-    """One beam of the solver's plan (:func:`_search`): run with ``searcher.run_beam``."""
-    width: int  # positions a stage
-    reach: int  # nodes each position gets for the actions that keep it in its stage
-    share: int  # it gets 1/share of the budget left
-    foresee: bool  # its ways ranked by the family's forecast first
-    last: int  # nodes each position of its last pass is searched with (0: the last pass beamed)
-    measure: int  # the family's measure of progress it ranks by (``progress(measure)``)
-    order: int  # the family's order of actions it searches its stages in (``search_actions``)
-
-
 def _search(state: State, limit: int, *, stop: Callable[[], bool] | None = None,
             seen: set | None = None, best: bool = False, moves: int = 0, bonus=None,
             track_children: bool = False, incumbent: tuple | None = None,
             memory: int = DEFAULT_MEMORY) -> _Outcome:
-    """Search for a win from ``state`` within ``limit`` nodes (the state is left as found).
+    """Search for a win from ``state`` within ``limit`` nodes (the state is left as found): the
+    stages of the family's plan in turn, each with its share of what the ones before it left,
+    until one decides (a proof from any order is a proof: the order never changes what a
+    complete search covers) or the budget, the caller's ``stop`` or the memory bound ends it.
 
     ``seen``: keys to treat as already searched (the hint passes the positions of the
     attempt, so that no line goes back to one).  ``best``: go on after the first win, for
     the highest score, then the fewest moves (``moves`` counted so far, ``bonus(moves)`` the
-    win bonus).
+    win bonus).  ``track_children``: the hint's search (its plan, its notes on the root's actions).
     """
-    orders = 1 if track_children else getattr(state, "search_orders", 1)
-    # the family's measures of progress: each search's descents steer by each in turn
-    measures = (0,) if track_children else tuple(range(getattr(state, "progress_measures", 1)))
-    if orders <= 1:
-        return _Searcher(state, limit, stop, seen, best, moves, bonus, track_children,
-                         incumbent=incumbent, memory=memory, measures=measures).run()
-    # the family offers other orders of its actions, as plausible as its usual one: a search
-    # in each in turn, with an equal share of what is left, until one decides (a proof from
-    # any order is a proof: the order never changes what a complete search covers); after the
-    # first, the family's beam (core/beam.py), where it asks for one: its width, 0 for none;
-    # after WIDE_AFTER orders, the wide beams with all that is left (the orders after them share
-    # what they leave, where each ends with no position alive or none of its last pass won)
-    width = 0 if best else getattr(state, "beam_width", 0)
-    # the beams, by the count of orders searched before each (issue 25, crazy-quilt 3001-3600:
-    # the first beam with the forecast decides 5 deals more and 2 fewer; its last pass searched
-    # (1,000 nodes a position) as well as the wide beam's, 12 more and 9 fewer on the 214
-    # hardest, where the wide beam's alone gave 13 and 8); at WIDE_AFTER, the wide beams: one for
-    # each of the family's ``wide_measures``, in turn, each ranking by its measure, searching in
-    # its own order and taking an equal share of what is left (docs/measurements.md, stop 44)
-    beams: dict[int, list[_BeamPlan]] = {}
-    if width:
-        wide = getattr(state, "wide_measures", (0,))
-        beams[1] = [_BeamPlan(width, BEAM_NODES, BEAM_SHARE, True, 0, 0, 0)]
-        beams[WIDE_AFTER] = [_BeamPlan(width * WIDE_FACTOR // len(wide), WIDE_REACH, len(wide) - n, True,
-                                       WIDE_LAST, measure, (WIDE_AFTER + n) % orders)
-                             for n, measure in enumerate(wide)]
+    plan = plan_of(state)
+    plan = plan.hint() if track_children else plan.best() if best else plan
+    job = _Job(state, plan, stop, seen, best, moves, bonus, track_children, incumbent, memory)
     used = 0
-    for order in range(orders):
-        for plan in beams.get(order, ()):
-            # the searches went deep in one corner; a beam goes wide, one stage at a time, with
-            # its share of what is left (a win, or nothing: it proves no loss)
-            searcher = _Searcher(state, max(1, (limit - used) // plan.share), stop, seen, False,
-                                 moves, bonus, False, plan.order, None, memory)
-            out = searcher.run_beam(plan.width, plan.reach, plan.foresee, plan.last, plan.measure)
-            used += out.nodes
-            if out.result == WON_RESULT or searcher.stopped or out.memory_full or used >= limit:
-                out.nodes = used
-                return out
-        searcher = _Searcher(state, max(1, (limit - used) // (orders - order)), stop, seen, best,
-                             moves, bonus, False, order, incumbent, memory, measures)
-        out = searcher.run()
+    for stage in plan.stages:
+        out, searcher = stage.run(job, max(1, (limit - used) // stage.share))
         used += out.nodes
         if out.result != UNKNOWN or searcher.stopped or out.memory_full or used >= limit:
             break
     out.nodes = used
     return out
+
+
+def plan_of(state) -> Plan:
+    """The plan of the state's game (its family's ``plan``, core/plan.py)."""
+    return state.plan
 
 
 # --- the public API ---------------------------------------------------------------------------
@@ -874,8 +764,8 @@ def solve(session: Session, *, nodes: int = DEFAULT_NODES, best: bool = False,
     moves, score = _line_end(state, out.line, session.moves)
     # the score alone is proven highest by a complete search, or when it meets the bound; the
     # fewest moves only by a complete search (nothing bounds a win's moves from below)
-    bound = getattr(state, "win_score_bound", None)
-    top_score = proven or (bound is not None and bound(session.moves) == score)
+    bound = state.win_score_bound(session.moves)
+    top_score = proven or (bound is not None and bound == score)
     return Solution(WON_RESULT, out.line, out.nodes, moves, score, proven, info, top_score,
                     memory_full=out.memory_full)
 

@@ -179,7 +179,7 @@ def test_solver_answers_off_won_lines_agree_with_breadth_first(game):
 
 def test_the_proof_is_asked_only_by_the_last_search(monkeypatch):
     # the carpet family's proof costs about a node: a deal won by the brief first search never asks
-    # it beyond the root (dead_end_guides and dead_end_glance False); the last search, which proves,
+    # it beyond the root (its plan's brief search and descent go without it); the last search, which proves,
     # prunes by it
     asked = []
     proof = CarpetState.dead_end
@@ -194,5 +194,7 @@ def test_the_proof_is_asked_only_by_the_last_search(monkeypatch):
     lost = solve(Session(get_game("carpet-auto"), parse_deal("45")))
     assert lost.result == "unwinnable" and len(asked) > 2
     # the same answer from a search that never asks it
-    monkeypatch.setattr(CarpetState, "dead_end_proves", False)
+    from dataclasses import replace
+
+    monkeypatch.setattr(CarpetState, "plan", replace(CarpetState.plan, proof=False))
     assert solve(Session(get_game("carpet-auto"), parse_deal("45")), nodes=1_000_000).result == "unwinnable"

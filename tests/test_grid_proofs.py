@@ -8,6 +8,7 @@ breadth-first search (tests/test_solver.py: every legal action, no pruning, no o
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,6 +17,7 @@ from carpet.core import GAMES, Session, get_game, parse_deal
 from carpet.core.grid import proofs as grid_proofs
 from carpet.core.game import PLAYING
 from carpet.core.grid import EMPTY, GridState
+from carpet.core.plan import Descents
 from carpet.core.solver import solve
 
 from test_solver import (QUICK_WINS, breadth_first, endgames, exact_key, first_dead_end, play_at_random,
@@ -171,12 +173,18 @@ def test_deals_the_order_wins_early():
         replays_to_a_win(session, won)
 
 
+def measures(state) -> tuple[int, ...]:
+    """The measures of progress the solver's plan for the state's game descends by."""
+    (descents,) = [step for step in state.plan.steps if isinstance(step, Descents)]
+    return descents.measures
+
+
 def test_progress_counts_a_cleared_cell_after_a_prefix():
     state = GridState.from_rows(get_game(GAME), CLEARING)
     # b13 is right of K♥ (3 less); c13 and d13 right of finished rows (3 + 8 less each)
     dead = 3 + 2 * (3 + 8)
     assert state.progress() == 4 * (1 + 1 + 13 + 13) - dead
-    assert state.progress_measures == 2 and state.progress(1) == 4 * 28  # the second: no gap counted
+    assert measures(state) == (0, 1) and state.progress(1) == 4 * 28  # the second: no gap counted
     state.apply(state.variant.parse_canonical("6H>b4"))
     assert state.progress() == 4 * 28 + 2 - dead  # a1 is empty now: 2♠ may go there at once
     assert state.progress(1) == 4 * 28 + 2
@@ -203,7 +211,7 @@ def test_progress_counts_less_for_the_gaps_that_take_nothing():
     assert state.progress() == 4 * 50 + 2 - 3 * 3 - 3 * 8  # b12 takes K♥ alone: b13 dead as well
     assert state.progress(1) == 4 * 50 + 2
     redealt = GridState.from_rows(get_game("blue-moon"), rows)  # elsewhere the cards in the prefixes alone
-    assert redealt.progress() == 49 and redealt.progress_measures == 1
+    assert redealt.progress() == 49 and measures(redealt) == (0,)
 
 
 def test_the_solver_descends_under_both_measures(monkeypatch):
@@ -213,13 +221,15 @@ def test_the_solver_descends_under_both_measures(monkeypatch):
     won = solve(session, nodes=100_000)
     assert won.result == "won" and won.nodes < 50_000
     replays_to_a_win(session, won)
-    monkeypatch.setattr(GridState, "progress_measures", 1)
+    plan = session.state.plan  # the descents by the first measure alone
+    monkeypatch.setattr(GridState, "plan", replace(plan, steps=tuple(
+        replace(step, measures=(0,)) if isinstance(step, Descents) else step for step in plan.steps)))
     assert solve(session, nodes=100_000).result == "unknown"
 
 
 def test_a_second_order_breaks_the_ties_the_other_way():
     state = GridState.from_rows(get_game(GAME), CLEARING)
-    assert state.search_orders == 2
+    assert [stage.order for stage in state.plan.stages] == [0, 1]
     first, second = state.search_actions(), state.search_actions(1)
     assert sorted(first) == sorted(second) and first != second
     # the ranks still lead: 6♥ clears a1 in both; among the equals the highest action comes first
@@ -227,4 +237,4 @@ def test_a_second_order_breaks_the_ties_the_other_way():
     for game in ("blue-moon", "kovrik"):
         other = GridState.from_rows(get_game(game), CLEARING) if game == "blue-moon" else \
             get_game(game).new_state(parse_deal("1"))
-        assert other.search_orders == 1
+        assert [stage.order for stage in other.plan.stages] == [0]

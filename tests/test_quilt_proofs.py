@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from carpet.core import Session, get_game, parse_deal
 from carpet.core.game import PLAYING, WON
+from carpet.core.plan import Beam
 from carpet.core.quilt import QuiltState
 from carpet.core.quilt import search as quilt_search
 from carpet.core.quilt.board import CELLS, TURN, WASTE, available_in, free_flags, split
@@ -492,12 +493,12 @@ def test_the_forecast_sees_at_least_what_the_proof_sees_and_no_more_than_the_red
 @given(game=st.sampled_from(STOCK_GAMES), deal=st.integers(1, 5000), seed=st.integers(0, 2**32))
 def test_the_wide_beams_progress_counts_the_quilt_for_early_in_the_first_pass_and_in_the_last(game, deal, seed):
     """Along random play: progress(0) is 4 for each card up less 1 for each card in the quilt;
-    progress(1), two of the wide beams' (``wide_measures``), counts the quilt cards for instead while
+    progress(1), two of the wide beams' (the plan's), counts the quilt cards for instead while
     more than _KEEP_QUILT_STOCK cards are to deal in the first pass, and in the last pass, and is
     progress(0) elsewhere (the first pass's end, where measure 0 ranks)."""
     rng = random.Random(seed)
     state = get_game(game).new_state(parse_deal(str(deal)))
-    assert 1 in state.wide_measures
+    assert 1 in {stage.measure for stage in state.plan.stages if isinstance(stage, Beam)}
     seen = set()
     for _ in range(300):
         if state.status != PLAYING:

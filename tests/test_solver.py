@@ -11,6 +11,7 @@ import pytest
 from carpet.core import GAMES, Session, get_game, parse_deal
 from carpet.core.game import LOST, PLAYING, WON
 from carpet.core.hint import hint_action
+from carpet.core.plan import Beam, Brief, Descents, Rounds, Search, searches
 from carpet.core.solver import DEFAULT_NODES, HINT_NODES, Solution, solve, working_copy
 from carpet.formats import new_header, record, verify
 
@@ -242,8 +243,22 @@ def test_best_score():
     assert solve(session, best=True, nodes=3).best is not True
 
 
-def test_a_familys_other_orders_are_searched_in_turn_within_the_budget(monkeypatch):
+def plan_of(game: str):
+    """The solver's plan for ``game`` (its family's, core/plan.py)."""
+    return get_game(game).new_state(parse_deal("1")).plan
+
+
+def beam_alone(session: Session, limit: int, stage: Beam):
+    """The beam ``stage`` alone from the session's position, within ``limit`` nodes: (its outcome,
+    the state it ran on)."""
     from carpet.core import solver
+
+    state = working_copy(session)
+    job = solver._Job(state, plan_of(session.variant.id), bonus=session.variant.win_bonus)
+    return solver._Searcher(job, limit, stage.order).run_beam(stage), state
+
+
+def test_a_familys_other_orders_are_searched_in_turn_within_the_budget(monkeypatch):
     from carpet.core.quilt import QuiltState
 
     asked = []
@@ -260,14 +275,16 @@ def test_a_familys_other_orders_are_searched_in_turn_within_the_budget(monkeypat
     asked.clear()
     solution = solve(session_of("persian-carpet", 2), nodes=1600)
     assert solution.result == "unknown" and solution.nodes <= 1600 + 104
-    assert asked == list(range(QuiltState.search_orders))
-    # where the family asks for a beam, the wide beams after WIDE_AFTER orders take what is left,
-    # each searching in an order of its own, WIDE_AFTER on (here all of it: the orders' searches
-    # after them get nothing)
+    assert asked == [stage.order for stage in plan_of("persian-carpet").stages] == list(range(8))
+    # where the plan has beams, the wide beams after the third order's search take what is left,
+    # each searching in an order of its own (here all of it: the orders' searches after them get
+    # nothing)
+    stages = plan_of("crazy-quilt").stages
+    last_beam = max(n for n, stage in enumerate(stages) if isinstance(stage, Beam))
     asked.clear()
     solution = solve(session_of("crazy-quilt", 1), nodes=8000)
     assert solution.result == "unknown" and solution.nodes <= 8000 + 104
-    assert asked == list(range(solver.WIDE_AFTER + len(QuiltState.wide_measures)))
+    assert asked == list(dict.fromkeys(stage.order for stage in stages[:last_beam + 1])) == list(range(6))
     # the hint keeps to the usual order
     asked.clear()
     hint_action(session_of("crazy-quilt", 1), nodes=2000)
@@ -295,12 +312,12 @@ def test_a_familys_share_of_the_budget_for_its_descent(monkeypatch):
 
     plain, spans = solver._Searcher._descend, []  # (the descent's budget, the search's) of each descent
 
-    def descend(self, root_line, limit):
+    def descend(self, root_line, limit, lookahead):
         spans.append((limit - self.nodes, self.limit))
-        return plain(self, root_line, limit)
+        return plain(self, root_line, limit, lookahead)
 
     monkeypatch.setattr(solver._Searcher, "_descend", descend)
-    monkeypatch.setattr(QuiltState, "search_orders", 1)
+    monkeypatch.setattr(QuiltState, "plan", searches(1, (Brief(), Descents(share=1), Rounds())))
     # crazy-quilt 3040 (unknown at the default budget with a quarter for the descent, 8 orders):
     # in one order of 50,000 nodes the descent with the whole budget wins, one with a quarter not
     session = session_of("crazy-quilt", 3040)
@@ -309,17 +326,19 @@ def test_a_familys_share_of_the_budget_for_its_descent(monkeypatch):
     replays_to_a_win(session, won)
     spans.clear()
     with monkeypatch.context() as patched:
-        patched.setattr(QuiltState, "guide_share", 4)
+        patched.setattr(QuiltState, "plan", searches(1, (Brief(), Descents(share=4), Rounds())))
         assert solve(session, nodes=50_000).result == "unknown"
     assert spans and all(span == total // 4 for span, total in spans)
     # the quilt's stock games give the descent the whole budget, Persian Carpet the usual quarter
-    assert [get_game(game).new_state(parse_deal("1")).guide_share
-            for game in ("crazy-quilt", "indian-carpet", "persian-carpet")] == [1, 1, solver.GUIDE_SHARE]
+    monkeypatch.undo()
+    monkeypatch.setattr(solver._Searcher, "_descend", descend)
+    assert [[step.share for step in plan_of(game).steps if isinstance(step, Descents)]
+            for game in ("crazy-quilt", "indian-carpet", "persian-carpet", "kovrik")] == [[1], [1], [4], [4]]
     # a family that says nothing, and the hint, keep the usual quarter
     spans.clear()
     solve(session_of("kovrik", 4563), nodes=20_000)
     hint_action(session_of("crazy-quilt", 3040), nodes=2000)
-    assert spans and all(span == total // solver.GUIDE_SHARE for span, total in spans)
+    assert spans and all(span == total // 4 for span, total in spans)
 
 
 def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatch):
@@ -335,10 +354,10 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     measures = []  # the measure of progress each beam ranks by
     orders = []  # the order of actions each beam searches its stages in
 
-    def run_beam(self, width, reach=solver.BEAM_NODES, foresee=False, last=0, measure=0):
-        out = plain(self, width, reach, foresee, last, measure)
-        runs.append((width, reach, foresee, last, out.result, out.nodes))
-        measures.append(measure)
+    def run_beam(self, stage):
+        out = plain(self, stage)
+        runs.append((stage.width, stage.reach, stage.foresee, stage.last, out.result, out.nodes))
+        measures.append(stage.measure)
         orders.append(self.order)
         return out
 
@@ -346,37 +365,34 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     monkeypatch.setattr(solver._Searcher, "run_beam", run_beam)
     # the beam alone on crazy-quilt 448, at most 60,000 nodes: a win that replays
     session = session_of("crazy-quilt", 448)
-    state = working_copy(session)
-    out = solver._Searcher(state, 60_000, None, None, False, 0, session.variant.win_bonus, False).run_beam(
-        100, solver.BEAM_NODES, True)
+    first, *wide = [stage for stage in plan_of("crazy-quilt").stages if isinstance(stage, Beam)]
+    assert (first.width, first.reach, first.foresee, first.last, first.measure, first.order) == (100, 200, True, 0, 0, 0)
+    out, state = beam_alone(session, 60_000, first)
     assert out.result == "won" and 0 < out.nodes <= 60_000
     assert state.snapshot() == session.state.snapshot()  # the state left as found
     replays_to_a_win(session, Solution("won", out.line, out.nodes, len(out.line), out.end_score))
     # in the solver: won by the same beam, after order 0's search (50,000 nodes, an eighth)
     won = solve(session)
-    assert won.result == "won" and runs == [(100, solver.BEAM_NODES, True, 0, "won", out.nodes)] * 2
+    assert won.result == "won" and runs == [(100, 200, True, 0, "won", out.nodes)] * 2
     assert won.nodes == DEFAULT_NODES // 8 + out.nodes
     replays_to_a_win(session, won)
     # a beam that ends without a win leaves the search's answer to the orders after it; after
-    # WIDE_AFTER orders the wide beams take what is left, and the budget holds
+    # the third order's search the wide beams take what is left, and the budget holds
     runs.clear()
     measures.clear()
     orders.clear()
     unknown = solve(session_of("crazy-quilt", 3001), nodes=20_000)
     assert unknown.result == "unknown" and unknown.nodes <= 20_000
-    wide = session.state.wide_measures
-    assert wide == (1, 0, 1)
-    assert [run[:5] for run in runs] == [(100, solver.BEAM_NODES, True, 0, "unknown")] + [
-        (100 * solver.WIDE_FACTOR // len(wide), solver.WIDE_REACH, True, solver.WIDE_LAST, "unknown")] * len(wide)
-    # the first beam ranks by the usual progress, the wide beams by the family's wide_measures
-    # in turn, each in an order of its own, from WIDE_AFTER on
-    assert measures == [0, *wide]
-    assert orders == [0, *range(solver.WIDE_AFTER, solver.WIDE_AFTER + len(wide))]
-    assert 0 < runs[0][5] <= (20_000 - 20_000 // 8) // solver.BEAM_SHARE
-    # the quilt's stock games ask for a beam, Persian Carpet and the other families do not
-    assert [getattr(get_game(game).new_state(parse_deal("1")), "beam_width", 0)
+    assert [run[:5] for run in runs] == [(100, 200, True, 0, "unknown")] + [(333, 5, True, 200, "unknown")] * 3
+    # the first beam ranks by the usual progress, the wide beams by measures 1, 0, 1 in turn,
+    # each in an order of its own, from the third on
+    assert measures == [0, 1, 0, 1] == [stage.measure for stage in (first, *wide)]
+    assert orders == [0, 3, 4, 5]
+    assert 0 < runs[0][5] <= (20_000 - 20_000 // 8) // first.share
+    # the quilt's stock games have beams, Persian Carpet and the other families none
+    assert [sum(isinstance(stage, Beam) for stage in plan_of(game).stages)
             for game in ("crazy-quilt", "indian-carpet", "persian-carpet", "carpet", "kovrik", "montana")] == \
-        [100, 100, 0, 0, 0, 0]
+        [4, 4, 0, 0, 0, 0]
     runs.clear()
     nodes = {(game, deal): solve(session_of(game, deal), nodes=20_000).nodes
              for game, deal in (("carpet", 2001), ("kovrik", 2001), ("montana", 2001), ("persian-carpet", 2))}
@@ -388,7 +404,7 @@ def test_the_wide_beam_wins_where_the_orders_searches_do_not(monkeypatch):
     """Crazy-quilt 26: order 0's search, the beam after it and orders 1 and 2 leave it unknown
     (stop 37's solver, which searched orders 3-7 instead, left it unknown at the default
     budget); the first of the wide beams, with its third of what is left, wins it in its searched
-    last pass, in a line that replays to a won game, and no order after WIDE_AFTER is searched."""
+    last pass, in a line that replays to a won game, and no order after the third is searched."""
     from carpet.core import solver
 
     orders, beams, last_pass = [], [], []  # (last_pass: the wide beam's searches, won or not)
@@ -405,9 +421,9 @@ def test_the_wide_beam_wins_where_the_orders_searches_do_not(monkeypatch):
         last_pass[-1] = line is not None
         return line
 
-    def run_beam(self, width, reach=solver.BEAM_NODES, foresee=False, last=0, measure=0):
-        out = beamed(self, width, reach, foresee, last, measure)
-        beams.append((width, reach, out.result))
+    def run_beam(self, stage):
+        out = beamed(self, stage)
+        beams.append((stage.width, stage.reach, out.result))
         return out
 
     monkeypatch.setattr(solver._Searcher, "run", run)
@@ -417,9 +433,8 @@ def test_the_wide_beam_wins_where_the_orders_searches_do_not(monkeypatch):
         patched.setattr(solver._Searcher, "_search_here", search_here)
         won = solve(session)
     assert won.result == "won" and won.nodes <= DEFAULT_NODES
-    assert orders == list(range(solver.WIDE_AFTER)) and solver.WIDE_AFTER < session.state.search_orders
-    wide = len(session.state.wide_measures)
-    assert beams == [(100, solver.BEAM_NODES, "unknown"), (100 * solver.WIDE_FACTOR // wide, solver.WIDE_REACH, "won")]
+    assert orders == [0, 1, 2]
+    assert beams == [(100, 200, "unknown"), (333, 5, "won")]
     # won in the first wide beam's last pass, searched: the last search of it won, none before
     assert len(last_pass) > 1 and last_pass == [False] * (len(last_pass) - 1) + [True]
     replays_to_a_win(session, won)
@@ -448,9 +463,7 @@ def test_the_beam_searches_its_last_pass_and_its_wins_replay(monkeypatch):
     session = session_of("crazy-quilt", 5007)
     answers = {}
     for last in (0, 1000):
-        state = working_copy(session)
-        out = solver._Searcher(state, 80_000, None, None, False, 0, session.variant.win_bonus,
-                               False).run_beam(100, solver.BEAM_NODES, True, last)
+        out, state = beam_alone(session, 80_000, Beam(100, last=last))
         assert out.result == "won" and 0 < out.nodes <= 80_000
         assert state.snapshot() == session.state.snapshot()
         replays_to_a_win(session, Solution("won", out.line, out.nodes, len(out.line), out.end_score))
@@ -469,9 +482,7 @@ def test_the_beam_searches_its_last_pass_and_its_wins_replay(monkeypatch):
     assert answers[1000] != answers[0]
     # a budget too small for the last pass: unknown, within the budget
     searches.clear()
-    state = working_copy(session)
-    out = solver._Searcher(state, 20_000, None, None, False, 0, session.variant.win_bonus,
-                           False).run_beam(100, solver.BEAM_NODES, True, 1000)
+    out, _state = beam_alone(session, 20_000, Beam(100, last=1000))
     assert out.result == "unknown" and out.nodes <= 20_000 + 104
 
 
@@ -662,14 +673,19 @@ def test_a_peeked_key_is_the_key_the_action_leads_to_and_no_safe_action_follows(
 
 
 def test_spaces_and_aces_proof_too_dear_for_the_brief_search_gets_a_glance_first(monkeypatch):
-    # the brief first search goes without Spaces and Aces' dead-end proof (dead_end_guides); a
+    # the brief first search goes without Spaces and Aces' dead-end proof (the plan's Brief); a
     # glance with it comes first, and on this deal it prunes its way to a win at once
-    import carpet.core.solver as solver
+    from dataclasses import replace
+
+    from carpet.core.grid import GridState
+    from carpet.core.plan import Glance
 
     session = session_of("spaces-and-aces", 14)  # (125 before issue 25's order; its glance no longer wins at once)
     won = solve(session)
     assert won.result == "won" and won.nodes < 1_000
     replays_to_a_win(session, won)
-    monkeypatch.setattr(solver, "GLANCE_SHARE", 10**9)  # no glance: the budget of it is 0 nodes
+    plan = session.state.plan
+    assert isinstance(plan.steps[0], Glance)
+    monkeypatch.setattr(GridState, "plan", replace(plan, steps=(Glance(10**9), *plan.steps[1:])))  # a glance of 0 nodes
     without = solve(session, nodes=16_000)
     assert without.result == "unknown"

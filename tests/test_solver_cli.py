@@ -220,3 +220,18 @@ def test_a_range_that_is_not_one_is_one_line_and_exit_2():
     assert "writes no file" in one_line(run("solve", "carpet", "1-3", "-o", "x.carpet"), 2)
     assert "not a range" in one_line(run("solve", "carpet", "1-3", "--seen"), 2)
     assert "unknown game" in one_line(run("solve", "nope", "1-3"), 2)
+
+
+def test_solve_plan_prints_the_games_plan_one_stage_a_line():
+    from carpet.core.solver import plan_of
+
+    result = run("solve", "--plan", "crazy-quilt")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    plan = plan_of(get_game("crazy-quilt").new_state(parse_deal("1")))
+    assert lines == ["crazy-quilt:", *plan.describe()]
+    assert sum(line[0].isdigit() for line in lines) == len(plan.stages) == 12
+    assert "beam of 100" in lines[5] and "beam of 333" in lines[8]
+    assert "glance" in run("solve", "--plan", "spaces-and-aces").stdout
+    bad = run("solve", "--plan", "no-such-game")
+    assert bad.exit_code == 2 and "--plan takes a game id" in bad.stderr

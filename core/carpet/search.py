@@ -1,4 +1,4 @@
-"""What the carpet family offers a search (core/game.py, "What a solver may use") and the simple
+"""What the carpet family offers a search (core/knowledge.py) and the simple
 player: the key of a position, its safe actions, its dead-end proof, the order of its actions,
 its progress and bound, and the simple player's choice.  :class:`CarpetSearch` is the base of
 core/carpet/rules.py's ``CarpetState``; it plays nothing itself and asks the rules for every move.
@@ -7,9 +7,15 @@ core/carpet/rules.py's ``CarpetState``; it plays nothing itself and asks the rul
 from __future__ import annotations
 
 from carpet.core.game import PLAYING, State
+from carpet.core.plan import Brief, Descents, Rounds, searches
 
 from .board import (CELL_TO_FOUNDATION, EMPTY, NEXT_CARD, PULL_STOCK, PULL_WASTE, TURN, WASTE_FILL,
                     WASTE_TO_FOUNDATION, held_score, stock_places)
+
+#: the solver's plan for the carpet games (core/plan.py): the proof (:meth:`CarpetSearch.dead_end`)
+#: costs about as much as the rest of a node and most deals are won in a few hundred nodes
+#: without it, so only the last rounds, the ones that prove, ask it
+CARPET_PLAN = searches(1, (Brief(proof=False), Descents(proof=False), Rounds()))
 
 #: no card above any: copied, then each waste card's count of cards above it (dead_end)
 _NOTHING_ABOVE = [0] * 52
@@ -34,7 +40,7 @@ class CarpetSearch(State):
             return TURN
         return None
 
-    # --- what a solver may use (core/game.py, "What a solver may use") --------------
+    # --- what a solver may use (core/knowledge.py) --------------
     #: every win scores the same, so a safe action never costs a win any score
     safe_keeps_score = True
 
@@ -97,15 +103,11 @@ class CarpetSearch(State):
             return CELL_TO_FOUNDATION + playable[0]  # the first row-major
         if self.waste_fits():
             return WASTE_TO_FOUNDATION
-        self.calm = True  # no card goes up here (search_actions, asked next, reads it)
         return None
 
-    #: (the family's dead_end below can say True in every variant)
-    dead_end_proves = True
-    #: the proof costs about as much as the rest of a node: most deals are won in a few hundred
-    #: nodes without it, so only the last search, the one that proves, asks it
-    dead_end_guides = False
-    dead_end_glance = False
+    plan = CARPET_PLAN
+    #: (no cheaper first action, no forecast, no copy but the deal dealt again: core/knowledge.py)
+    search_first = forecast = copy = None
 
     def dead_end(self) -> bool:
         """True when some card can never come off the waste.
@@ -163,7 +165,7 @@ class CarpetSearch(State):
             off -= draw + 1 - upto
             upto = draw + 1
 
-    def search_actions(self) -> list[int]:
+    def search_actions(self, order: int = 0) -> list[int]:
         """The actions worth trying, most promising first.
 
         Left out: all fills but one (every gap is the same, the key ignores cell places)
@@ -172,12 +174,9 @@ class CarpetSearch(State):
         """
         if self.status != PLAYING:
             return []
-        if self.calm:  # safe_action found no card to put up here (the solver asks it first)
-            actions = []
-        else:
-            actions = self.playable_cells(CELL_TO_FOUNDATION)
-            if self.waste_fits():
-                actions.insert(0, WASTE_TO_FOUNDATION)
+        actions = self.playable_cells(CELL_TO_FOUNDATION)
+        if self.waste_fits():
+            actions.insert(0, WASTE_TO_FOUNDATION)
         cells = self.cells
         if self.can_fill() and EMPTY in cells:
             actions.append(WASTE_FILL + cells.index(EMPTY))
@@ -185,7 +184,8 @@ class CarpetSearch(State):
             actions.append(TURN)
         return actions
 
-    def progress(self) -> int:
+    def progress(self, measure: int = 0) -> int:
+        """The cards on the foundations (one measure)."""
         return sum(self.found)
 
     def win_score_bound(self, moves: int) -> int:

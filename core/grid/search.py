@@ -1,4 +1,4 @@
-"""What the grid family offers a search (core/game.py, "What a solver may use") and its players: the
+"""What the grid family offers a search (core/knowledge.py) and its players: the
 key of a position, the order of its actions, its progress, its proofs and bounds, and the ranking
 the hint and the built-in player follow.  :class:`GridSearch` is the base of
 core/grid/rules.py's ``GridState``; it plays nothing itself and asks the rules for every move.
@@ -10,6 +10,7 @@ from struct import Struct
 
 from carpet.core.cards import KING
 from carpet.core.game import PLAYING, State
+from carpet.core.plan import Brief, Descents, Glance, Plan, Rounds, searches
 
 from .board import EMPTY, FIRST_MOVE, REDEAL
 
@@ -40,6 +41,27 @@ def clears_by_hand(variant) -> bool:
     again and no lock holds the prefix (Spaces and Aces); the search orders and measures
     progress by it (:meth:`GridState.search_actions`)."""
     return not variant.locking and variant.redeals == 0
+
+
+def grid_plan(variant) -> Plan:
+    """The solver's plan for a grid game.  Where only a move clears the cell after a prefix (no
+    redeal, no lock: Spaces and Aces), the search's first choices decide where it goes: two orders
+    of the actions (:meth:`GridSearch.search_actions`), each with half the budget, and a descent by
+    each of two measures of progress (:meth:`GridSearch.progress`).  The proof (core/grid/proofs.py),
+    where it applies, costs several times a node: the brief search and the descent go without it,
+    a glance asks it first, and the last rounds, which alone can go through every position, prune
+    by it."""
+    from .proofs import applies
+
+    two = clears_by_hand(variant)
+    proof = applies(variant)
+    steps = ((Glance(),) if proof else ()) + (Brief(proof=False), Descents(measures=(0, 1) if two else (0,), proof=False),
+                                             Rounds())
+    return searches(2 if two else 1, steps, proof)
+
+
+#: the plan of each grid game, by id, made once
+_PLANS: dict[str, Plan] = {}
 
 
 class GridSearch(State):
@@ -100,7 +122,7 @@ class GridSearch(State):
             return REDEAL
         return best
 
-    # --- what a solver may use (core/game.py, "What a solver may use") ------------------
+    # --- what a solver may use (core/knowledge.py) ------------------
     def search_key(self) -> bytes | tuple:
         # The cells decide the prefixes and what moves, and only faces matter to the rules
         # (a two-deck board's copies are alike); the redeals used and, where redeals shuffle,
@@ -133,8 +155,8 @@ class GridSearch(State):
         return bytes(after)
 
     def search_actions(self, order: int = 0) -> list[int]:
-        """Card moves, most promising first, then the redeal; ``order`` 1 (see
-        :attr:`search_orders`) takes moves of equal rank highest action first instead of lowest.
+        """Card moves, most promising first, then the redeal; ``order`` 1 (the plan's second
+        search, :func:`grid_plan`) takes moves of equal rank highest action first instead of lowest.
 
         First a move that lengthens a row's prefix; then the others, a move that blocks the
         cell after a prefix with a card that does not continue it last of all, and among
@@ -146,8 +168,8 @@ class GridSearch(State):
         Where neither a redeal nor a lock ever clears the cell after a prefix (Spaces and Aces),
         only moving its card away does: a move that takes that card away ranks just after a
         move that lengthens a prefix, and a move that empties a cell such a card fits (beside
-        a lower card of its suit) comes next.  Measured on Spaces and Aces' deals 3015-3032 at
-        the default budget: 4 won of 18 without these two, all 18 with them (README, issue 25).
+        a lower card of its suit) comes next (on Spaces and Aces' deals 3015-3032 at the default
+        budget, 4 won of 18 without these two, all 18 with them).
         """
         if self.status != PLAYING:
             return []
@@ -226,37 +248,24 @@ class GridSearch(State):
         ranked.sort()
         return tuple([(ranked_action & 0xFFFF) ^ flip for ranked_action in ranked])
 
-    @property
-    def search_orders(self) -> int:
-        """Two orders where only a move clears the cell after a prefix (order 1 breaks the ties the
-        other way: another row for each ace, other gaps first), else one.  Without a redeal the
-        search's first choices decide where it goes, and the solver gives each order half the
-        budget: on Spaces and Aces' deals 3001-3011, unknown with one order, 3001 and 3004
-        are won in the second (README)."""
-        return 2 if clears_by_hand(self.variant) else 1
-
     def dead_end(self) -> bool:
         from .proofs import dead_end  # (loaded by the search alone, not by every reader of a grid game)
 
         return dead_end(self)
 
-    #: Spaces and Aces' proof costs several times a node: the solver's first brief search, its
-    #: descent and the descent's look-ahead (which steers by progress) go without it; the last
-    #: search, which alone can go through every position, prunes by it
-    dead_end_guides = False
+    #: (no safe action, no cheaper first action, no forecast, no copy but the deal dealt again:
+    #: core/knowledge.py; a safe action would cost a best win score)
+    safe_action = search_first = forecast = copy = None
+    safe_keeps_score = False
 
     @property
-    def dead_end_proves(self) -> bool:
-        """Whether :meth:`dead_end` can ever say True in this game (else the solver skips it)."""
-        from .proofs import applies
-
-        return applies(self.variant)
-
-    @property
-    def progress_measures(self) -> int:
-        """Two measures of progress where only a move clears the cell after a prefix (see
-        :meth:`progress`), else one."""
-        return 2 if clears_by_hand(self.variant) else 1
+    def plan(self) -> Plan:
+        """The solver's plan for this game (core/plan.py, :func:`grid_plan`)."""
+        variant = self.variant
+        plan = _PLANS.get(variant.id)
+        if plan is None:
+            plan = _PLANS[variant.id] = grid_plan(variant)
+        return plan
 
     def progress(self, measure: int = 0) -> int:
         """The cards in the rows' prefixes; where only a move clears the cell after a prefix
@@ -265,17 +274,12 @@ class GridSearch(State):
         the gaps that take nothing: three for each one right of a king or of another gap, and
         eight more for each one right of a finished row (or of a row whose next cell, empty,
         takes only its king), which stays dead as long as the row stays finished.  Measure 1
-        (see :attr:`progress_measures`) leaves the gaps out: the cards and the cleared cells alone,
-        the measure before the gaps were counted; each wins deals the other misses (either one
-        wins 610 of deals 1-622, README), and the solver makes a descent by each: held out,
-        deals 623-1000 at the default budget, 372 won where one measure wins 354 (18 more, none
-        fewer; benchmarks/solver_ab.py, README).
+        leaves the gaps out: the cards and the cleared cells alone.  Each wins deals the other
+        misses, and the plan makes a descent by each (:func:`grid_plan`; docs/solver.md).
 
         Without a redeal the guided descent (core/descent.py) finds most wins, by this measure;
-        counting the cards alone, it finished rows early, left their last cells empty and ran
-        out of gaps (issue 25).  Spaces and Aces at the default budget: deals 3001-3100, 96 won
-        (92 before: 7 more won, 3 lost); held out, 301-622, 303 (298 before: 16 more won, 11
-        lost), within the noise of which deals a greedy descent happens to win (README).
+        counting the cards alone, it finishes rows early, leaves their last cells empty and runs
+        out of gaps.
         """
         v = self.variant
         if not clears_by_hand(v):

@@ -1,5 +1,5 @@
-"""What the solver, the hint and the simple player ask of a quilt position (core/game.py, "What a
-solver may use"): how promising an action looks, the search's orders, dead ends, safe actions and
+"""What the solver, the hint and the simple player ask of a quilt position (core/knowledge.py):
+how promising an action looks, the search's orders, dead ends, safe actions and
 the position as the search keys it.  A mixin of ``QuiltState`` (core/quilt/rules.py), which holds
 the position and the rules these ask through it.
 """
@@ -10,9 +10,24 @@ import zlib
 from operator import add
 
 from carpet.core.game import State
+from carpet.core.plan import BEAM_REACH, Beam, Brief, Descents, Plan, Rounds, searches
 
 from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_MOVE, FIRST_RESERVE, TO_RESERVE, TO_WASTE,
                     NEXT_TO, TOUCHING, TURN, UP, WASTE, held_score, move_action, split, taken_before, taken_row)
+
+#: the solver's plan for a quilt game with a stock (core/plan.py): eight searches, each in an order
+#: of its own (:meth:`QuiltSearch.search_actions`), their descent with all of each search's budget
+#: (a stock game's descent needs a hundred steps and more); after the first, a beam of 100 (the
+#: depth-first passes spend their nodes near the end of the stock of one line); after the third,
+#: three wide beams of 333, five nodes a position, each ranked by a measure of progress of its own
+#: (:meth:`QuiltSearch.progress`) and searching in an order of its own, each position of their
+#: last pass searched with 200 nodes (docs/solver.md)
+STOCK_PLAN = searches(8, (Brief(), Descents(share=1), Rounds()), beams={
+    1: (Beam(100, share=4),),
+    3: tuple(Beam(333, reach=5, share=3 - n, last=BEAM_REACH, measure=measure, order=3 + n)
+             for n, measure in enumerate((1, 0, 1)))})
+#: the plan with reserves (Persian Carpet): no stock to turn, no beam; each descent a quarter
+RESERVE_PLAN = searches(8, (Brief(), Descents(), Rounds()))
 
 # card id -> its rank when of the given suit, else 255 (to drop): per suit, for translate
 _CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 255 for b in range(256))
@@ -95,8 +110,6 @@ class QuiltSearch(State):
             return 30  # empties a reserve (onto a card: a lone card never goes to an empty one)
         return 0
 
-    #: how many orders of the actions :meth:`search_actions` offers (order 0 the usual one)
-    search_orders = 8
     #: the spread of the other orders: a jitter of up to this much on action_rank's scale
     ORDER_JITTER = 60
 
@@ -470,12 +483,11 @@ class QuiltSearch(State):
         top may still go up, after a quilt card that is not free yet); 0 where no redeal is left
         (the proofs speak there, :meth:`dead_end`).
 
-        The solver's first beam keeps the ways with fewer first (core/beam.py).  Issue 25: the
-        beam of stop 38 died on many of the crazy-quilt deals the solver left unknown because every
-        position it kept had laid some suit's cards on the waste, in the first pass, in an order
-        the second cannot play (3087, 3175: every position at the end of the first pass dead after
-        the redeal).  (With the stock's cards frozen too, as if dealt to the waste unplayed, a
-        winning line looks lost at nearly every step: 12 of 12 won deals, from the first turn.)"""
+        The solver's beams keep the ways with fewer first (core/beam.py): a beam ranked by
+        progress alone keeps positions that have all laid some suit's cards on the waste, in
+        the first pass, in an order the second cannot play, and they die together after the
+        redeal.  (The stock's cards are not frozen too: as if dealt to the waste unplayed, a
+        winning line would look lost at nearly every step.)"""
         redeals = self.redeals_left
         if not redeals or self.variant.has_reserves:
             return 0
@@ -489,55 +501,21 @@ class QuiltSearch(State):
 
     def progress(self, measure: int = 0) -> int:
         """How far the game has come: 4 for each card up, less 1 for each card in the quilt
-        (measure 0, everywhere the solver ranks positions); measure 1 (in :data:`wide_measures`,
-        only the solver's wide beams rank by it) counts the cards in the quilt for, not against,
+        (measure 0, everywhere the solver ranks positions); measure 1 (two of the wide beams of
+        :data:`STOCK_PLAN` rank by it) counts the cards in the quilt for, not against,
         while more than :data:`_KEEP_QUILT_STOCK` cards are left to deal in the first pass and
         in the last pass."""
         if measure and (len(self.stock) > _KEEP_QUILT_STOCK or not self.redeals_left):
             return self.on_found * 4 + self.in_quilt
         return self.on_found * 4 - self.in_quilt
 
-    #: the measures of progress (:meth:`progress`) the solver's wide beams rank their ways by, one
-    #: beam for each, each a third of the width, in an order of its own (core/solver.py).
-    #: Issue 25: a win of crazy-quilt 3033 (order 4's search) redeals with 18 cards still in the
-    #: quilt and 43 up, where the wide beam's positions had about 6 and 58: laying quilt cards on
-    #: the waste early (which measure 0 rewards) fixes their order for the last pass.  One beam of
-    #: 1,000 by measure 1, on the 51 deals of 3001-3600 that reached it: 7 won that measure 0 left
-    #: unknown and 3 lost (stop 43).  Each measure wins deals the other loses, and one beam's
-    #: positions are the offspring of a few lines: on the 62 deals of 3001-3600 that the solver
-    #: took past 150,000 nodes, three beams of 333 by measures 1, 0 and 1, in orders 3, 4 and 5,
-    #: won 7 that the one beam left unknown, 2 of them never won before by anything, and lost 2
-    #: (two beams of 500 by measure 1: 7 and 3; three: 7 and 4; four of 250: 7 and 6;
-    #: docs/measurements.md, stop 44)
-    wide_measures = (1, 0, 1)
+    #: (no key after an action without playing it: core/knowledge.py)
+    search_key_after = None
 
     @property
-    def guide_share(self) -> int:
-        """The share of each search's budget the solver's guided descent may take (1/guide_share,
-        core/solver.py, step 2): all of it in a game with a stock, else the solver's usual quarter.
-        A descent step costs its look-ahead's 600 nodes, and a stock game's descent needs a hundred
-        steps and more: with a quarter of an order's eighth of the default budget it stopped after
-        about 21, twenty stock cards still to deal, on every deal it left unknown (issue 25).  With
-        the whole of it, crazy-quilt deals 3001-3100 at the default budget: 92 won where a quarter
-        wins 87 (6 more won, 3084 lost; half of it: 91); held out, deals 3101-3200: 91 won where a
-        quarter wins 77 (14 more, none lost), in 0.60 of the CPU on the 77 (quilt_solver_ab)."""
-        return 4 if self.variant.has_reserves else 1
-
-    @property
-    def beam_width(self) -> int:
-        """The width of the solver's beam (core/beam.py: after the first order's search, the
-        positions after each turn of the stock, each one's most advanced successor first, widened
-        one turn at a time): 100 in a game with a stock, none with reserves (no stock to turn).
-        Issue 25: the depth-first passes spend their nodes near the end of the stock of one line;
-        the beam wins deals they miss.
-        Crazy-quilt at the default budget, deals 3001-3100: 96 won where main (f82c337) wins 92
-        (3016 3039 3084 3097 gained, none lost; width 200: 3032 3065 gained, 3072 lost, before
-        each position's best child went first); held out, 3101-3200: 94 won where main wins 91
-        (3112 3119 3178, none lost), CPU on the 91 a median 1.01 of main's (quilt_solver_ab).
-        The wide beam after the third order (core/solver.py, WIDE_AFTER: 600 positions, 40 nodes
-        each) won, of the 39 deals of 3001-3300 that order 0 and this beam leave, 30 where orders
-        1-7 won 22; deals 1-1000: 958 won, 40 unknown, where 937 and 61 before."""
-        return 0 if self.variant.has_reserves else 100
+    def plan(self) -> Plan:
+        """The solver's plan for this game: :data:`STOCK_PLAN`, or :data:`RESERVE_PLAN` with reserves."""
+        return RESERVE_PLAN if self.variant.has_reserves else STOCK_PLAN
 
     def win_score_bound(self, moves: int) -> int:
         return held_score(DECK_CARDS)  # every win puts every card up: its score is fixed
@@ -682,7 +660,6 @@ def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0) -> b
         pool[f] -= 1
     for f in waste:
         pool[f] -= 1
-    suit_of, rank1_of = _SUIT_OF, _RANK1_OF
     seen = {memo}
     todo = [(stock, waste, needs, redeals, bytes(pool))]
     stuck = True
@@ -692,59 +669,68 @@ def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0) -> b
             stuck = False  # gave up: no proof
             break
         st, wa, nd, rd, pl = todo.pop()
-        # plays that cannot hurt, made at once: a free card whose rank only one pile still
-        # takes (its suit crossed) or whose two copies are both free; the waste's top when
-        # only one pile takes its rank or its other copy is free (that copy can serve the
-        # other pile at any time)
-        while True:
-            if wa:
-                top = wa[-1]
-                s, r1 = suit_of[top], rank1_of[top]
-                u1, d1 = nd[s], nd[4 + s]
-                if r1 == u1 and (u1 > d1 or pl[top]):
-                    nd, wa = nd[:s] + bytes((u1 + 1,)) + nd[s + 1:], wa[:-1]
-                    continue
-                if r1 == d1 and (u1 > d1 or pl[top]):
-                    nd, wa = nd[:4 + s] + bytes((d1 - 1,)) + nd[5 + s:], wa[:-1]
-                    continue
-            played = False
-            for p, s, step in _PILE_STEPS:
-                r1 = nd[p]
-                if 0 < r1 < 14:  # (0 and 14: the pile complete)
-                    f = 13 * s + r1 - 1
-                    n = pl[f]
-                    if n and (nd[s] > nd[4 + s] or n == 2):
-                        pl = pl[:f] + bytes((n - 1,)) + pl[f + 1:]
-                        nd = nd[:p] + bytes((r1 + step,)) + nd[p + 1:]
-                        played = True
-                        break
-            if not played:
-                break
+        wa, nd, pl = _pass_settle(wa, nd, pl)
         if not wa and not st:
             stuck = False  # cleared: the free cards finish every pile
             break
-        children = []
-        if st:
-            children.append((st[1:], wa + st[:1], nd, rd, pl))
-        elif rd:
-            children.append((wa, b"", nd, rd - 1, pl))  # the first dealt to the waste comes first
-        for p, s, step in _PILE_STEPS:
-            r1 = nd[p]
-            if 0 < r1 < 14 and pl[13 * s + r1 - 1]:
-                f = 13 * s + r1 - 1
-                children.append((st, wa, nd[:p] + bytes((r1 + step,)) + nd[p + 1:], rd,
-                                 pl[:f] + bytes((pl[f] - 1,)) + pl[f + 1:]))
-        if wa:
-            top = wa[-1]
-            s, r1 = suit_of[top], rank1_of[top]
-            if r1 == nd[s]:
-                children.append((st, wa[:-1], nd[:s] + bytes((r1 + 1,)) + nd[s + 1:], rd, pl))
-            if r1 == nd[4 + s]:
-                children.append((st, wa[:-1], nd[:4 + s] + bytes((r1 - 1,)) + nd[5 + s:], rd, pl))
         # the plays last, to be searched first (the order never changes a complete search's answer)
-        for child in children:
+        for child in _pass_children(st, wa, nd, rd, pl):
             k = child[:4]
             if k not in seen:
                 seen.add(k)
                 todo.append(child)
     return _keep(_PASS, memo, stuck)
+
+
+def _pass_settle(wa: bytes, nd: bytes, pl: bytes) -> tuple[bytes, bytes, bytes]:
+    """(waste, needs, free copies) of :func:`_pass_stuck`'s position after the plays that cannot
+    hurt, made at once: a free card whose rank only one pile still takes (its suit crossed) or whose
+    two copies are both free; the waste's top when only one pile takes its rank or its other copy
+    is free (that copy can serve the other pile at any time)."""
+    suit_of, rank1_of = _SUIT_OF, _RANK1_OF
+    while True:
+        if wa:
+            top = wa[-1]
+            s, r1 = suit_of[top], rank1_of[top]
+            u1, d1 = nd[s], nd[4 + s]
+            if r1 == u1 and (u1 > d1 or pl[top]):
+                nd, wa = nd[:s] + bytes((u1 + 1,)) + nd[s + 1:], wa[:-1]
+                continue
+            if r1 == d1 and (u1 > d1 or pl[top]):
+                nd, wa = nd[:4 + s] + bytes((d1 - 1,)) + nd[5 + s:], wa[:-1]
+                continue
+        for p, s, step in _PILE_STEPS:
+            r1 = nd[p]
+            if 0 < r1 < 14:  # (0 and 14: the pile complete)
+                f = 13 * s + r1 - 1
+                n = pl[f]
+                if n and (nd[s] > nd[4 + s] or n == 2):
+                    pl = pl[:f] + bytes((n - 1,)) + pl[f + 1:]
+                    nd = nd[:p] + bytes((r1 + step,)) + nd[p + 1:]
+                    break
+        else:
+            return wa, nd, pl
+
+
+def _pass_children(st: bytes, wa: bytes, nd: bytes, rd: int, pl: bytes) -> list[tuple]:
+    """The positions :func:`_pass_stuck`'s relaxed game goes to from one: a turn (or, the stock
+    empty, a redeal), then each free card up, then the waste's top up."""
+    children = []
+    if st:
+        children.append((st[1:], wa + st[:1], nd, rd, pl))
+    elif rd:
+        children.append((wa, b"", nd, rd - 1, pl))  # the first dealt to the waste comes first
+    for p, s, step in _PILE_STEPS:
+        r1 = nd[p]
+        if 0 < r1 < 14 and pl[13 * s + r1 - 1]:
+            f = 13 * s + r1 - 1
+            children.append((st, wa, nd[:p] + bytes((r1 + step,)) + nd[p + 1:], rd,
+                             pl[:f] + bytes((pl[f] - 1,)) + pl[f + 1:]))
+    if wa:
+        top = wa[-1]
+        s, r1 = _SUIT_OF[top], _RANK1_OF[top]
+        if r1 == nd[s]:
+            children.append((st, wa[:-1], nd[:s] + bytes((r1 + 1,)) + nd[s + 1:], rd, pl))
+        if r1 == nd[4 + s]:
+            children.append((st, wa[:-1], nd[:4 + s] + bytes((r1 - 1,)) + nd[5 + s:], rd, pl))
+    return children

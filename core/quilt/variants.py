@@ -259,8 +259,13 @@ def _wrap(paragraphs: list[str]) -> str:
 
 
 def _quilt_rules(variant: QuiltVariant) -> str:
-    reserves = variant.has_reserves
-    text = [
+    """The rules of a quilt game in prose (docs/rules.md): the deal, the quilt, the moves, the end."""
+    return _wrap(_quilt_deal(variant.has_reserves) + _quilt_moves(variant) + _quilt_end(variant.has_reserves))
+
+
+def _quilt_deal(reserves: bool) -> list[str]:
+    """The paragraphs on the cards, the foundations, the deal and the quilt."""
+    return [
         "Two full decks, 104 cards.",
         "Foundations: eight piles. The ace and the king of each suit from the first deck (card ids "
         "below 52; decision) are the bases: four up piles that start with an ace and are built up in "
@@ -283,9 +288,13 @@ def _quilt_rules(variant: QuiltVariant) -> str:
         "the cell above or the cell below is empty or beyond the edge; for a horizontal card the "
         "cell to its left or to its right. At the start 16 cards are available (the vertical ones "
         "of rows a and h, the horizontal ones of columns 1 and 8). A cell once emptied stays empty.",
-        "Moves:",
     ]
-    if reserves:
+
+
+def _quilt_moves(variant: QuiltVariant) -> list[str]:
+    """The paragraphs on the moves of the game (with reserves, or with a stock and its redeals)."""
+    text = ["Moves:"]
+    if variant.has_reserves:
         text += [
             "- an available quilt card or a reserve's top card goes to a foundation that takes it;",
             "- an available quilt card or a reserve's top card goes onto another reserve's top card "
@@ -308,7 +317,12 @@ def _quilt_rules(variant: QuiltVariant) -> str:
             "over as it lies, unshuffled, to be the stock again, so the card first dealt to the "
             "waste is the first dealt again. The quilt cards played onto the waste come back with it.",
         ]
-    text += [
+    return text
+
+
+def _quilt_end(reserves: bool) -> list[str]:
+    """The paragraphs on the notation, the end of the game, the counters, the hint and restart."""
+    return [
         "A card that fits both the up and the down pile of its suit may go to either: two moves. "
         "Nothing ever leaves a foundation.",
         "Notation: SOURCE>TARGET. Sources: a1..h8 (an available quilt card), "
@@ -341,7 +355,6 @@ def _quilt_rules(variant: QuiltVariant) -> str:
         "Restart plays the same deal again from the start: layout, score, counters"
         + ("" if reserves else ", redeals") + " and clock.",
     ]
-    return _wrap(text)
 
 
 VARIANTS = (
