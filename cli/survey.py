@@ -136,10 +136,10 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
     from carpet.core.families import FAMILY_OF
     from carpet.core.players import get_player
     from carpet.core.survey import Tally
-    from carpet.formats.survey import Collection, DealResult, Reading, ResultsError, ResultsWriter, read_results
+    from carpet.formats.survey import DealResult, ResultsWriter
 
     from .common import game_and_deal
-    from .survey_run import chunk_size, chunks, default_jobs, pending_runs, run_dask, run_here, run_pool
+    from .survey_run import chunks
 
     variant, _ = game_and_deal(game, None)
     try:
@@ -165,33 +165,13 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
         if out is not None:
             try:
                 writer = ResultsWriter(out)
-                done = Collection(identity)
-                if resume:
-                    reading = Reading(out)
-                    for result in read_results(out, reading):
-                        if done.add(result, out) and first <= result.deal <= last:
-                            tally.add(result.deal, result.result, result.moves, result.score)
-                    writer.repair(reading)
-                    if reading.torn_tail:
-                        say(f"{out}: dropped a torn last line (the run before was stopped mid-write)")
             except CarpetError as exc:
                 raise Failure(f"carpet survey: {exc}", UNUSABLE) from None
-            runs = pending_runs(first, last, done.deals())
+            runs = _resume(out, resume, identity, first, last, tally, writer)
         else:
             runs = [(first, last + 1)]
         pending = sum(stop - start for start, stop in runs)
-        cores = default_jobs()
-        workers = jobs or cores
-        if workers > JOBS_PER_CORE * cores:
-            say(f"carpet survey: --jobs {workers:,} capped at {JOBS_PER_CORE * cores} ({JOBS_PER_CORE} a core, "
-                f"{cores} core{'s' * (cores > 1)} here)")
-            workers = JOBS_PER_CORE * cores
-        if client is not None:  # the cluster's threads play
-            workers = max(1, sum(client.nthreads().values()))
-        preferred = chunk or chosen.chunk_for(variant.family)
-        if client is None and pending <= preferred:
-            workers = 1  # one chunk's work: less than starting worker processes would cost
-        size = chunk or chunk_size(pending, workers, preferred)
+        workers, size = _workers(jobs, client, chunk or chosen.chunk_for(variant.family), pending, chunk)
         tasks = ((variant.id, chosen.target, budget, part) for part in chunks(runs, size))
         game_name, player_name = variant.id, chosen.name
 
@@ -208,34 +188,82 @@ def run_survey(game: str, deals: str, *, player: str = "simple", nodes: int | No
                 progress.update()
 
             try:
-                if pending == 0:
-                    pass
-                elif client is not None:
-                    run_dask(tasks, finished, client)
-                elif workers == 1:
-                    run_here(tasks, finished)
-                else:
-                    run_pool(tasks, finished, workers, ["carpet.cli.survey_run", "carpet.core.players",
-                                                        *FAMILY_OF[variant.id].preload])
+                if pending:
+                    _play(tasks, finished, client, dask, workers, FAMILY_OF[variant.id].preload)
             except KeyboardInterrupt:  # the root group says it in one line: what settle() last noted
                 progress.stop()
                 settle(recorded=_stopped(tally.deals, total, out))
                 raise
-            except ResultsError as exc:
-                raise Failure(f"carpet survey: {exc}", UNUSABLE) from None
-            except Exception as exc:
-                if client is None:
-                    raise
-                # carpet missing or different on the workers, a worker lost...: the cluster's, not ours
-                why = str(exc).splitlines()[0] if str(exc) else ""
-                raise Failure(f"carpet survey: --dask {dask}: a task failed on the cluster: "
-                              f"{type(exc).__name__}: {why}", UNUSABLE) from None
     finally:
         if writer is not None:
             writer.close()
         if client is not None:
             _disconnect(client)
     return tally, identity
+
+
+def _play(tasks, finished, client, dask: str | None, workers: int, preload) -> None:
+    """Hand the tasks to the cluster, to this process, or to a pool of worker processes."""
+    from carpet.formats.survey import ResultsError
+
+    from .survey_run import run_dask, run_here, run_pool
+
+    try:
+        if client is not None:
+            run_dask(tasks, finished, client)
+        elif workers == 1:
+            run_here(tasks, finished)
+        else:
+            run_pool(tasks, finished, workers, ["carpet.cli.survey_run", "carpet.core.players", *preload])
+    except ResultsError as exc:
+        raise Failure(f"carpet survey: {exc}", UNUSABLE) from None
+    except Exception as exc:
+        if client is None:
+            raise
+        # carpet missing or different on the workers, a worker lost...: the cluster's, not ours
+        why = str(exc).splitlines()[0] if str(exc) else ""
+        raise Failure(f"carpet survey: --dask {dask}: a task failed on the cluster: "
+                      f"{type(exc).__name__}: {why}", UNUSABLE) from None
+
+
+def _resume(out: Path, resume: bool, identity, first: int, last: int, tally, writer) -> list[tuple[int, int]]:
+    """The runs of deals still to play: with ``resume``, those in ``out`` counted into ``tally``
+    and skipped (a torn last line dropped)."""
+    from carpet.core import CarpetError
+    from carpet.formats.survey import Collection, Reading, read_results
+
+    from .survey_run import pending_runs
+
+    done = Collection(identity)
+    try:
+        if resume:
+            reading = Reading(out)
+            for result in read_results(out, reading):
+                if done.add(result, out) and first <= result.deal <= last:
+                    tally.add(result.deal, result.result, result.moves, result.score)
+            writer.repair(reading)
+            if reading.torn_tail:
+                say(f"{out}: dropped a torn last line (the run before was stopped mid-write)")
+    except CarpetError as exc:
+        raise Failure(f"carpet survey: {exc}", UNUSABLE) from None
+    return pending_runs(first, last, done.deals())
+
+
+def _workers(jobs: int | None, client, preferred: int, pending: int, chunk: int | None) -> tuple[int, int]:
+    """How many workers play, and how many deals each task holds."""
+    from .survey_run import chunk_size, default_jobs
+
+    cores = default_jobs()
+    workers = jobs or cores
+    if workers > JOBS_PER_CORE * cores:
+        say(f"carpet survey: --jobs {workers:,} capped at {JOBS_PER_CORE * cores} ({JOBS_PER_CORE} a core, "
+            f"{cores} core{'s' * (cores > 1)} here)")
+        workers = JOBS_PER_CORE * cores
+    if client is not None:  # the cluster's threads play
+        workers = max(1, sum(client.nthreads().values()))
+    if client is None and pending <= preferred:
+        workers = 1  # one chunk's work: less than starting worker processes would cost
+    return workers, chunk or chunk_size(pending, workers, preferred)
 
 
 def _stopped(deals: int, total: int, out: Path | None) -> str:

@@ -57,3 +57,14 @@ def test_the_shell_tour_runs(tmp_path, monkeypatch):
         assert result.exit_code == 0, f"{line}: {result.stderr}"
         ran += 1
     assert ran >= 10
+
+
+def test_readme_is_a_guide_not_a_notebook():
+    """A user's guide: short, and free of the project's history (commit hashes, numbered stops)."""
+    import re
+
+    assert len(README.splitlines()) <= 450
+    hashes = [word for word in re.findall(r"\b[0-9a-f]{7,40}\b", README)
+              if re.search(r"[a-f]", word) and re.search(r"[0-9]", word)]
+    assert hashes == []
+    assert re.search(r"\bstop \d+", README, re.IGNORECASE) is None
