@@ -29,9 +29,9 @@ def _load_msgspec() -> None:
     for there (get_type_hints, Required, NotRequired in 3.11) and carpet's Structs use typing alone, so
     msgspec is loaded as if it were absent; later imports of it (textual's) are not affected.
 
-    msgspec also imports its ``inspect`` (and with it decimal), ``toml`` and ``yaml`` modules, about 3.5 ms
-    that only a JSON schema (formats/schemas.py) uses: their code runs when one of their names is first
-    read (:class:`_Deferred`), by whoever reads it.
+    msgspec also imports its ``inspect``, ``toml`` and ``yaml`` modules, 2 to 3 ms (a quarter of msgspec's
+    import) that only a JSON schema (formats/schemas.py) uses: their code runs when one of their names is
+    first read (:class:`_Deferred`), by whoever reads it.
     """
     if "msgspec" in sys.modules:
         return

@@ -66,8 +66,8 @@ class RuleTables:
     def __init__(self, cards: int, in_play: tuple[int, ...], build: Callable[[int, int], bool]) -> None:
         slots = (*range(cards), EMPTY)
         self.nexts = tuple(tuple(c for c in in_play if follows(c, prev)) for prev in slots)
-        # the suit-next build is ``follows`` itself; the left rule is ``nexts`` seen from the right: each
-        # relation asked once a pair (a command that replays a log makes these tables first)
+        # each relation asked once a pair (the first action a command replays makes these tables): the
+        # suit-next build is ``follows`` itself, and the left rule is ``nexts`` seen from the right
         self.after = self.nexts if build is follows else tuple(tuple(c for c in in_play if build(c, left))
                                                                for left in slots)
         before: list[list[int]] = [[] for _ in slots]
