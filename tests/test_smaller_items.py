@@ -34,7 +34,11 @@ def test_new_has_quiet(tmp_path):
 
 def test_the_license_is_the_mit_license_pyproject_declares():
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
-    assert 'license = { text = "MIT" }' in (ROOT / "pyproject.toml").read_text()
+    text = (ROOT / "pyproject.toml").read_text()
+    assert 'license = "MIT"' in text and 'license-files = ["LICENSE"]' in text  # an SPDX expression
+    from importlib.metadata import metadata
+
+    assert metadata("carpet")["License-Expression"] == "MIT"
 
 
 def test_the_readme_installs_from_the_clone_and_names_the_default_file_right():
