@@ -375,8 +375,8 @@ def _vote(variant, seen: Seen, candidates: list[int], samples: int | None, nodes
     nodes = sample_nodes(variant) if nodes is None else nodes
     samples = sample_count(variant) if samples is None else samples
     drawn = [(position, order, position.with_order(order)) for position, order in seen.samples(samples)]
-    # an action the family calls safe (it never spoils a win: core/game.py) in every sample
-    safe = {getattr(state, "safe_action", lambda: None)() for _, _, state in drawn}
+    # an action the family calls safe (it never spoils a win: core/knowledge.py) in every sample
+    safe = {None if state.safe_action is None else state.safe_action() for _, _, state in drawn}
     if len(safe) == 1 and (only := safe.pop()) in candidates:
         return only
     # the actions the family finds worth trying, in its order (core/game.py: one it leaves out

@@ -343,11 +343,11 @@ def test_a_familys_share_of_the_budget_for_its_descent(monkeypatch):
 
 def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatch):
     """The beam (core/beam.py): its win is a line that replays to a won game; the solver runs it
-    after the first order's search of a family that asks for one (``beam_width``), and crazy-quilt
+    after the first order's search where the game's plan has one (core/plan.py), and crazy-quilt
     448, unknown at the default budget without it (main at f82c337: 400,000 nodes), is won by it;
     every other family keeps its nodes to the node (the figures of f82c337 at 20,000 nodes).  Both
     beams rank their ways by the family's forecast first; the wide beams search their last pass
-    (WIDE_LAST nodes a position), the first beam beams it."""
+    (200 nodes a position), the first beam beams it."""
     from carpet.core import solver
 
     runs = []  # (width, nodes a position, forecast first, last pass, result, nodes) of each beam

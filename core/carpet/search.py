@@ -103,6 +103,9 @@ class CarpetSearch(State):
             return CELL_TO_FOUNDATION + playable[0]  # the first row-major
         if self.waste_fits():
             return WASTE_TO_FOUNDATION
+        # a memo, not a change: nothing goes up here, as search_actions would find again (every
+        # transition and restore clears it, core/carpet/rules.py)
+        self.calm = True
         return None
 
     plan = CARPET_PLAN
@@ -174,9 +177,12 @@ class CarpetSearch(State):
         """
         if self.status != PLAYING:
             return []
-        actions = self.playable_cells(CELL_TO_FOUNDATION)
-        if self.waste_fits():
-            actions.insert(0, WASTE_TO_FOUNDATION)
+        if self.calm:  # (safe_action found nothing to put up in this very position: none)
+            actions = []
+        else:
+            actions = self.playable_cells(CELL_TO_FOUNDATION)
+            if self.waste_fits():
+                actions.insert(0, WASTE_TO_FOUNDATION)
         cells = self.cells
         if self.can_fill() and EMPTY in cells:
             actions.append(WASTE_FILL + cells.index(EMPTY))
