@@ -178,11 +178,7 @@ def check_json_shape(data: bytes) -> None:
     each level's innermost arrays and objects are folded to ``e``, three times (an event, ``["]``,
     by ``bytes.replace``): a document left with brackets is deeper.  The keys (a string then ``:``)
     are counted and compared with those its objects hold once read.  About 4 % of reading a JSON log."""
-    if b"\\" in data:
-        folded = re.sub(_JSON_STRING, b'"', data)
-    else:  # no escapes: the quotes alone bound the strings
-        folded = b'"'.join(data.split(b'"')[0::2])
-    shape = folded.translate(None, _NOT_STRUCTURE)
+    shape = _structure(data)
     keys = shape.count(b'":')
     shape = re.sub(_INNERMOST[0], b"e", shape.replace(b'["]', b"e"))
     for _ in range(JSON_DEPTH - 1):
@@ -197,6 +193,27 @@ def check_json_shape(data: bytes) -> None:
         return  # not JSON: the decoder says where
     if held != keys:
         raise _bad("a key given twice in one JSON object (a carpet log names each field once)")
+
+
+_CHUNK = 8192  #: bytes folded at a time (a line more): a long log's strings never all held as objects at once
+
+
+def _structure(data: bytes) -> bytes:
+    """The document's structure: each string one quote, and ``[]{}:`` alone besides.  Without escapes
+    the quotes alone bound the strings, and the document is folded a few lines at a time, cut after
+    a line whose quotes pair (else the rest at once: a string across lines is no JSON)."""
+    if b"\\" in data:
+        return re.sub(_JSON_STRING, b'"', data).translate(None, _NOT_STRUCTURE)
+    out = []
+    start, end = 0, len(data)
+    while start < end:
+        stop = data.find(b"\n", start + _CHUNK)
+        stop = end if stop < 0 else stop + 1
+        if data.count(b'"', start, stop) & 1:
+            stop = end
+        out.append(b'"'.join(data[start:stop].split(b'"')[0::2]).translate(None, _NOT_STRUCTURE))
+        start = stop
+    return b"".join(out)
 
 
 def _held_keys(raw: bytes) -> int:
