@@ -99,7 +99,7 @@ class Start:
         return "from a position"
 
     def new_state(self, variant: Variant) -> State:
-        position = read(self.text)
+        position = read(self.text, over_ok=True)
         if position.variant is not variant:
             raise BadPosition(f"the position is one of {position.variant.id}, not {variant.id}")
         return position.state()
@@ -117,8 +117,10 @@ def write(state: State) -> str:
     return _family(state.variant).write(state)
 
 
-def read(text: str) -> Position:
-    """One line of text -> Position; BadPosition saying what is wrong with it."""
+def read(text: str, *, over_ok: bool = False) -> Position:
+    """One line of text -> Position; BadPosition saying what is wrong with it.  A game already won
+    there is refused (a position is one to play from) unless ``over_ok``: a log's header reads its
+    start so, so that a game recorded from such a position still reads and verifies."""
     from .games import get_game
 
     if not isinstance(text, str) or not text.strip():
@@ -136,7 +138,7 @@ def read(text: str) -> Position:
     if len(words) < 2:
         raise BadPosition(f"a {variant.id} position needs its cells after the game id")
     position = _family(variant).read(variant, words[1], _named_fields(variant, words[2:]))
-    if not position.unseen and position.state().status == WON:
+    if not over_ok and not position.unseen and position.state().status == WON:
         raise BadPosition(f"the {variant.id} game is already won there: a position is one to play from")
     return position
 

@@ -153,7 +153,7 @@ def _header_start(text: str) -> "Start":
     from carpet.core.position import read as read_position
 
     try:
-        position = read_position(text)
+        position = read_position(text, over_ok=True)
         position.state()
     except CarpetError as exc:
         raise _bad(f"bad position in header: {exc}") from None

@@ -366,7 +366,7 @@ def _deal_tag(tags, value: str, numbering: str, sealed: bool) -> str:
         from carpet.core.position import read as read_position
 
         try:
-            position = read_position(value)
+            position = read_position(value, over_ok=True)
             position.state()
         except CarpetError as exc:
             raise tags.fail("Deal", f"bad position: {exc}") from None

@@ -324,3 +324,19 @@ def test_the_pytest_plugin_fails_each_hostile_game_as_a_test(pytester):
     assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()
     result.assert_outcomes(passed=1, failed=len(names))
     assert "INTERNALERROR" not in result.stdout.str()
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_log_recorded_from_a_won_position_still_reads_and_verifies(as_json):
+    """Typed positions refuse a game already won, but a log whose header starts from one (carpet
+    wrote such files before it refused them) is still read and verified: every file ever written."""
+    from carpet.core import Session
+    from carpet.core.position import Start
+    from carpet.formats import new_header, record, verify
+
+    won = verify(read_log(FIXTURES / "carpet-won.log"))
+    session = Session(won.variant, Start(write(won.state)))
+    data = encode(record(session, new_header(session, created="2026-01-01T00:00:00.000Z", tool="carpet test")),
+                  as_json=as_json)
+    log, replayed = check(data)
+    assert log.header.numbering == "position" and replayed.status == "won" and not log.events
