@@ -34,6 +34,8 @@ def deal(game: GameId,
 
 def new_session(game: str, number: str | None) -> Session:
     """A new game of ``game``, deal ``number`` or a fresh one (``carpet new``, the screen's new-deal key)."""
+    from . import clock
+
     variant, deal_ = game_and_deal(game, number if number is not None else clock.fresh_deal_number())
     return Session(variant, deal_)
 
@@ -46,6 +48,10 @@ def default_path(game: str, name: str, folder: Path | None = None) -> Path:
 
 def record_new(session: Session, path: Path, force: bool = False) -> None:
     """Write the new game's log to ``path`` (created now, under the log's lock; never over a file unless ``force``)."""
+    from carpet.formats import new_header, record  # (not loaded by `deal`)
+
+    from . import clock
+
     write_new(path, record(session, new_header(session, created=clock.now_iso(), tool=TOOL)), force)
 
 
@@ -61,10 +67,6 @@ def new(game: Annotated[Optional[str], typer.Argument(help="A game id: see `carp
         quiet: Quiet = False,
         position: PositionText = None) -> None:
     """Start a recorded game, in GAME-DEAL.carpet here unless -o names the file; or from a position (--position)."""
-    from carpet.formats import new_header, record  # (not loaded by `deal`)
-
-    from . import clock
-
     def run():
         if position is not None:
             if game is not None or number is not None:
