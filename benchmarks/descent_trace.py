@@ -17,6 +17,7 @@ their share.
 from __future__ import annotations
 
 import argparse
+import functools
 
 from carpet.core import Session, get_game, parse_deal
 from carpet.core import solver
@@ -44,19 +45,24 @@ def main() -> None:
 
     inside: list[int] = []  # the beams running: a search of a beam's last pass is the beam's
 
-    def descend(self, root_line, limit):
+    def _measure(searcher) -> int:
+        # the measure _steered_by set: 0 keeps the state's own progress, else a partial of it
+        steer = searcher.progress
+        return steer.args[0] if isinstance(steer, functools.partial) else 0
+
+    def descend(self, root_line, limit, lookahead):
         if inside:
-            traced(self, root_line, limit)
+            traced(self, root_line, limit, lookahead)
             return
         start = self.nodes
         try:  # (a descent whose share is the whole budget ends by running out of it)
-            traced(self, root_line, limit)
+            traced(self, root_line, limit, lookahead)
         finally:
             state = self.state
             why = ("won" if self.out.result == solver.WON_RESULT else "lost" if state.status == LOST
                    else "share" if self.nodes >= min(limit, self.limit) else "stuck")
             prefix = getattr(state, "prefix", None)
-            found.append((why, f"  order {self.order}, measure {self.measure}: descent nodes {start}-{self.nodes} (share to {limit}), "
+            found.append((why, f"  order {self.order}, measure {_measure(self)}: descent nodes {start}-{self.nodes} (share to {limit}), "
                           f"{len(self.pv)} steps, ended {why}" + (f", prefixes {list(prefix)}" if prefix else "")))
 
     beamed = Beam._beam
