@@ -75,6 +75,8 @@ EXAMPLES = {
     "solve": ["carpet solve carpet 7", "carpet solve carpet-ms7.carpet --seen"],
     "stats": ["carpet stats .", "carpet stats ~/games --game kovrik   (every game under a folder)"],
     "autoplay": ["carpet autoplay kovrik 5 -o kovrik-5.carpet", "carpet autoplay carpet --deals 1-1000"],
+    "serve": ["carpet serve   (the referee on 127.0.0.1:8000, games kept in carpet-games.db here)",
+              "carpet serve --port 9000 --db postgresql://me@dbhost/games"],
     "bench": ["carpet bench --games 5   (from a checkout: it runs benchmarks/bench.py)"],
 }
 #: more lines at the end of a command's --help

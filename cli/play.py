@@ -10,7 +10,6 @@ import typer
 from carpet.core import HINT, CarpetError, IllegalAction
 from carpet.formats import LogError, position_document
 
-from .batches import LINE_BOUND, Batches
 from .common import Failure, JsonFlag, LogFile, PositionText, Quiet, draw, error, fail, guard, print_json, settle
 from .exits import FAILED, OK, UNUSABLE
 from .live import LiveGame, hint_of, writer
@@ -103,6 +102,8 @@ def _stream(file: Path, as_json: bool, quiet: bool) -> int:
                           f"{'were' if applied > 1 else 'was'} recorded")
                 _answer(answers, as_json)
                 if refused is None and batch.too_long:
+                    from .batches import LINE_BOUND
+
                     refused = UNUSABLE, (f"carpet: {file}: line {batch.too_long} of stdin is longer than "
                                          f"{LINE_BOUND} bytes, not a line of actions; nothing after it was read")
                 if refused is not None:
@@ -145,9 +146,11 @@ def _answer(answers: list, as_json: bool) -> None:
     sys.stdout.flush()
 
 
-def _stdin_batches() -> Batches:
-    """The batches of stdin, read from its descriptor (its Python buffer unused), or from the stream
-    where it has none (a test's)."""
+def _stdin_batches():
+    """The batches of stdin (cli/batches.py), read from its descriptor (its Python buffer unused), or
+    from the stream where it has none (a test's)."""
+    from .batches import Batches
+
     if sys.stdin is None:  # started with stdin closed: no lines (descriptor 0 may be another file now)
         return Batches(None, io.BytesIO())
     stream = sys.stdin.buffer

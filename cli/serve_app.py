@@ -151,8 +151,8 @@ def make_app(storage, verifier: Verifier) -> Starlette:
 
     async def stats(request: Request) -> Response:
         player = _name(request.path_params["name"], "player")
-        rows = await in_thread(storage.played, player)
-        return _json(_stats_document(rows))
+        # (each game re-read from its bytes: off the event loop, with the query)
+        return _json(await in_thread(lambda: _stats_document(storage.played(player))))
 
     async def health(request: Request) -> Response:
         await in_thread(storage.ping)
@@ -186,15 +186,14 @@ def _limit(text: str | None) -> int:
     return int(text)
 
 
-def _stats_document(rows: list[tuple]):
-    """``carpet stats --json``'s document over the games kept (each game's ``file``: its digest)."""
-    from carpet.core.stats import Played, records
-    from carpet.formats.stats import StatsDocument, game_record
+def _stats_document(logs: list[tuple[str, bytes]]):
+    """``carpet stats --json``'s document over the games kept, counted as the command counts files
+    (cli/stats.py): each kept game read again from its bytes, named by its digest."""
+    from carpet.formats import check
 
-    played = [Played(file=digest, game=game, created=created, status=status, score=score, moves=moves,
-                     elapsed_ms=elapsed) for digest, game, created, status, score, moves, elapsed in rows]
-    return StatsDocument(files=len(played), counted=len(played), copies=0, failed=[],
-                         games=[game_record(r) for r in records(played).values()])
+    from .stats import record_of
+
+    return record_of((digest, *check(data)) for digest, data in logs)
 
 
 async def _http_error(request: Request, exc: HTTPException) -> Response:

@@ -110,7 +110,7 @@ class _Reading:
 
     def read(self, item: tuple, wanted: str | None) -> None:
         from carpet.core import CarpetError
-        from carpet.formats.stats import Apart, Failed
+        from carpet.formats.stats import Failed
 
         path, named = item
         try:
@@ -131,22 +131,28 @@ class _Reading:
             return
         if loaded is None:
             return
+        self.take(str(path), *loaded, wanted)
+
+    def take(self, file: str, log, session, wanted: str | None = None) -> None:
+        """Count one verified game (its log and replayed session), named ``file``: set apart, a copy of
+        a game already counted, or a game of its own."""
+        from carpet.formats.stats import Apart
+
         self.found += 1
-        log, session = loaded
         if wanted is not None and log.header.game != wanted:
             return
         why = set_apart(log.header)
         if why is not None and not self.everything:
-            self.apart.append(Apart(file=str(path), why=why))
+            self.apart.append(Apart(file=file, why=why))
             return
         key = same_game(log)
-        rank = (-len(log.events), log.header.created, str(path))
+        rank = (-len(log.events), log.header.created, file)
         held = self._games.get(key)
         if held is not None:
             self.copies += 1
             if held[0] <= rank:
                 return
-        self._games[key] = (rank, attempts_played(str(path), log, session, why == "position"))
+        self._games[key] = (rank, attempts_played(file, log, session, why == "position"))
 
 
 def set_apart(header) -> str | None:
@@ -206,6 +212,15 @@ def _document(reading: _Reading):
     found = records(reading.played)
     return StatsDocument(files=reading.found, counted=reading.counted, copies=reading.copies,
                          failed=reading.failed, games=[game_record(r) for r in found.values()], apart=reading.apart)
+
+
+def record_of(games):
+    """``carpet stats --json``'s document over games already verified: (name, log, session) each,
+    counted as the command counts the files it reads (the server's kept games, by digest)."""
+    reading = _Reading()
+    for name, log, session in games:
+        reading.take(name, log, session)
+    return _document(reading)
 
 
 def folder_record(folder: Path):

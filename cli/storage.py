@@ -46,7 +46,7 @@ _KEEP = ("INSERT INTO kept_games (digest, player, game, deal, created, status, s
          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING")
 _BEST = ("SELECT player, score, moves, elapsed_ms, digest FROM kept_games WHERE game = ? AND deal = ? AND status = 'won' "
          "ORDER BY score DESC, moves, elapsed_ms, kept_ms, digest LIMIT ?")
-_PLAYED = "SELECT digest, game, created, status, score, moves, elapsed_ms FROM kept_games WHERE player = ?"
+_PLAYED = "SELECT digest, log FROM kept_games WHERE player = ? ORDER BY digest"
 
 DEFAULT_URL = "sqlite:///carpet-games.db"
 
@@ -69,8 +69,8 @@ class Storage:
         return self._execute(_BEST, (game, deal, limit)).fetchall()
 
     def played(self, player: str) -> list[tuple]:
-        """(digest, game, created, status, score, moves, elapsed_ms) of each game kept for ``player``."""
-        return self._execute(_PLAYED, (player,)).fetchall()
+        """(digest, the game's bytes in the binary form) of each game kept for ``player``."""
+        return [(digest, bytes(data)) for digest, data in self._execute(_PLAYED, (player,)).fetchall()]
 
     def ping(self) -> None:
         self._execute("SELECT 1", ()).fetchall()

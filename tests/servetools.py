@@ -193,7 +193,8 @@ def kill_mid_posts(db: str, rows, games: int = 120, clients: int = 6) -> None:
 
     import carpet
 
-    made = [made_game("carpet", "5", [], created_ms=90_000_000 + i) for i in range(games)]
+    # (one action each, its clock apart: `stats` counts games whose first events differ)
+    made = [made_game("carpet", "5", ["turn"], step_ms=1000 + i, created_ms=90_000_000 + i) for i in range(games)]
     acknowledged, lock = set(), threading.Lock()
     server = Server(db, workers=1)
 

@@ -19,11 +19,11 @@ from carpet.core.quilt import (
     parse_cell,
 )
 from carpet.core.autoplay import best_action
-from carpet.core.quilt.search import STOCK_PLAN
+from carpet.core.quilt.search import quilt_plans
 from carpet.core.solver import solve
 
 #: the orders of its actions the quilt's plan searches in
-ORDERS = len({stage.order for stage in STOCK_PLAN.stages})
+ORDERS = len({stage.order for stage in quilt_plans()[0].stages})
 from playthrough import perft
 
 QUILT_GAMES = ("crazy-quilt", "indian-carpet", "persian-carpet")

@@ -6,16 +6,17 @@ core/carpet/rules.py's ``CarpetState``; it plays nothing itself and asks the rul
 
 from __future__ import annotations
 
+import functools
+from typing import TYPE_CHECKING
+
 from carpet.core.game import PLAYING, State
-from carpet.core.plan import Brief, Descents, Rounds, searches
+
+if TYPE_CHECKING:  # (core/plan.py is loaded by the first plan asked for, not by the rules)
+    from carpet.core.plan import Plan
 
 from .board import (CELL_TO_FOUNDATION, EMPTY, NEXT_CARD, PULL_STOCK, PULL_WASTE, TURN, WASTE_FILL,
                     WASTE_TO_FOUNDATION, held_score, stock_places)
 
-#: the solver's plan for the carpet games (core/plan.py): the proof (:meth:`CarpetSearch.dead_end`)
-#: costs about as much as the rest of a node and most deals are won in a few hundred nodes
-#: without it, so only the last rounds, the ones that prove, ask it
-CARPET_PLAN = searches(1, (Brief(proof=False), Descents(proof=False), Rounds()))
 
 #: no card above any: copied, then each waste card's count of cards above it (dead_end)
 _NOTHING_ABOVE = [0] * 52
@@ -108,7 +109,10 @@ class CarpetSearch(State):
         self.calm = True
         return None
 
-    plan = CARPET_PLAN
+    @property
+    def plan(self) -> Plan:
+        """The solver's plan for a carpet game (core/plan.py), made when first asked for."""
+        return carpet_plan()
     #: (no cheaper first action, no forecast, no copy but the deal dealt again: core/knowledge.py)
     search_first = forecast = copy = None
 
@@ -197,3 +201,13 @@ class CarpetSearch(State):
     def win_score_bound(self, moves: int) -> int:
         # every win puts the same cards up: its score is fixed, that of the full foundations
         return held_score((13, 13, 13, 13), self.variant.foster)
+
+
+@functools.cache
+def carpet_plan() -> Plan:
+    """The solver's plan for the carpet games (core/plan.py): the proof (:meth:`CarpetSearch.dead_end`)
+    costs about as much as the rest of a node and most deals are won in a few hundred nodes
+    without it, so only the last rounds, the ones that prove, ask it."""
+    from carpet.core.plan import Brief, Descents, Rounds, searches
+
+    return searches(1, (Brief(proof=False), Descents(proof=False), Rounds()))

@@ -7,10 +7,13 @@ core/grid/rules.py's ``GridState``; it plays nothing itself and asks the rules f
 from __future__ import annotations
 
 from struct import Struct
+from typing import TYPE_CHECKING
 
 from carpet.core.cards import KING
 from carpet.core.game import PLAYING, State
-from carpet.core.plan import Brief, Descents, Glance, Plan, Rounds, searches
+
+if TYPE_CHECKING:  # (core/plan.py is loaded by the first plan asked for, not by the rules)
+    from carpet.core.plan import Plan
 
 from .board import EMPTY, FIRST_MOVE, REDEAL
 
@@ -51,6 +54,8 @@ def grid_plan(variant) -> Plan:
     where it applies, costs several times a node: the brief search and the descent go without it,
     a glance asks it first, and the last rounds, which alone can go through every position, prune
     by it."""
+    from carpet.core.plan import Brief, Descents, Glance, Rounds, searches
+
     from .proofs import applies
 
     two = clears_by_hand(variant)

@@ -6,28 +6,19 @@ the position and the rules these ask through it.
 
 from __future__ import annotations
 
+import functools
 import zlib
 from operator import add
+from typing import TYPE_CHECKING
 
 from carpet.core.game import State
-from carpet.core.plan import BEAM_REACH, Beam, Brief, Descents, Plan, Rounds, searches
+
+if TYPE_CHECKING:  # (core/plan.py is loaded by the first plan asked for, not by the rules)
+    from carpet.core.plan import Plan
 
 from .board import (_N1, _N2, CELLS, DECK_CARDS, DOWN, FIRST_MOVE, FIRST_RESERVE, TO_RESERVE, TO_WASTE,
                     NEXT_TO, TOUCHING, TURN, UP, WASTE, held_score, move_action, split, taken_before, taken_row)
 
-#: the solver's plan for a quilt game with a stock (core/plan.py): eight searches, each in an order
-#: of its own (:meth:`QuiltSearch.search_actions`), their descent with all of each search's budget
-#: (a stock game's descent needs a hundred steps and more); after the first, a beam of 100 (the
-#: depth-first passes spend their nodes near the end of the stock of one line); after the third,
-#: three wide beams of 333, five nodes a position, each ranked by a measure of progress of its own
-#: (:meth:`QuiltSearch.progress`) and searching in an order of its own, each position of their
-#: last pass searched with 200 nodes (docs/solver.md)
-STOCK_PLAN = searches(8, (Brief(), Descents(share=1), Rounds()), beams={
-    1: (Beam(100, share=4),),
-    3: tuple(Beam(333, reach=5, share=3 - n, last=BEAM_REACH, measure=measure, order=3 + n)
-             for n, measure in enumerate((1, 0, 1)))})
-#: the plan with reserves (Persian Carpet): no stock to turn, no beam; each descent a quarter
-RESERVE_PLAN = searches(8, (Brief(), Descents(), Rounds()))
 
 # card id -> its rank when of the given suit, else 255 (to drop): per suit, for translate
 _CARD_RANKS = tuple(bytes(b % 13 if b < DECK_CARDS and b % 52 // 13 == s else 255 for b in range(256))
@@ -502,7 +493,7 @@ class QuiltSearch(State):
     def progress(self, measure: int = 0) -> int:
         """How far the game has come: 4 for each card up, less 1 for each card in the quilt
         (measure 0, everywhere the solver ranks positions); measure 1 (two of the wide beams of
-        :data:`STOCK_PLAN` rank by it) counts the cards in the quilt for, not against,
+        :func:`quilt_plans` rank by it) counts the cards in the quilt for, not against,
         while more than :data:`_KEEP_QUILT_STOCK` cards are left to deal in the first pass and
         in the last pass."""
         if measure and (len(self.stock) > _KEEP_QUILT_STOCK or not self.redeals_left):
@@ -514,8 +505,8 @@ class QuiltSearch(State):
 
     @property
     def plan(self) -> Plan:
-        """The solver's plan for this game: :data:`STOCK_PLAN`, or :data:`RESERVE_PLAN` with reserves."""
-        return RESERVE_PLAN if self.variant.has_reserves else STOCK_PLAN
+        """The solver's plan for this game (:func:`quilt_plans`): with a stock, or with reserves."""
+        return quilt_plans()[self.variant.has_reserves]
 
     def win_score_bound(self, moves: int) -> int:
         return held_score(DECK_CARDS)  # every win puts every card up: its score is fixed
@@ -734,3 +725,25 @@ def _pass_children(st: bytes, wa: bytes, nd: bytes, rd: int, pl: bytes) -> list[
         if r1 == nd[4 + s]:
             children.append((st, wa[:-1], nd[:4 + s] + bytes((r1 - 1,)) + nd[5 + s:], rd, pl))
     return children
+
+
+@functools.cache
+def quilt_plans() -> tuple[Plan, Plan]:
+    """The solver's plans for the quilt games (core/plan.py), made when first asked for: with a
+    stock, and with reserves."""
+    from carpet.core.plan import BEAM_REACH, Beam, Brief, Descents, Rounds, searches
+
+    # the solver's plan for a quilt game with a stock (core/plan.py): eight searches, each in an order
+    # of its own (:meth:`QuiltSearch.search_actions`), their descent with all of each search's budget
+    # (a stock game's descent needs a hundred steps and more); after the first, a beam of 100 (the
+    # depth-first passes spend their nodes near the end of the stock of one line); after the third,
+    # three wide beams of 333, five nodes a position, each ranked by a measure of progress of its own
+    # (:meth:`QuiltSearch.progress`) and searching in an order of its own, each position of their
+    # last pass searched with 200 nodes (docs/solver.md)
+    stock = searches(8, (Brief(), Descents(share=1), Rounds()), beams={
+        1: (Beam(100, share=4),),
+        3: tuple(Beam(333, reach=5, share=3 - n, last=BEAM_REACH, measure=measure, order=3 + n)
+                 for n, measure in enumerate((1, 0, 1)))})
+    # the plan with reserves (Persian Carpet): no stock to turn, no beam; each descent a quarter
+    reserves = searches(8, (Brief(), Descents(), Rounds()))
+    return stock, reserves
