@@ -1,4 +1,4 @@
-"""``carpet bench``: the figures the project promises, measured on this machine (README, "Benchmarks").
+"""``carpet bench``: the figures the project promises, measured on this machine (README, "How fast").
 
 The harness and the frozen copy of commit 778fb62's verify path it compares with live in the
 checkout's top-level ``benchmarks/`` folder, outside the installed package (a yardstick is not
