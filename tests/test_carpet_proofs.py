@@ -196,5 +196,7 @@ def test_the_proof_is_asked_only_by_the_last_search(monkeypatch):
     # the same answer from a search that never asks it
     from dataclasses import replace
 
-    monkeypatch.setattr(CarpetState, "plan", replace(CarpetState.plan, proof=False))
+    from carpet.core.carpet.search import carpet_plan
+
+    monkeypatch.setattr(CarpetState, "plan", replace(carpet_plan(), proof=False))
     assert solve(Session(get_game("carpet-auto"), parse_deal("45")), nodes=1_000_000).result == "unwinnable"
