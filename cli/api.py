@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Union
 
-from carpet.core import HINT, CarpetError, Session, __version__, get_game, parse_deal
+from carpet.core import HINT, TOOL, CarpetError, Session, get_game, parse_deal
 from carpet.formats.verdict import Verdict
 
 Source = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]"]
@@ -131,7 +131,7 @@ def new(game: str, deal: int | str) -> Game:
 
     session = Session(get_game(game), parse_deal(str(deal)))
     created = now_iso()
-    header = new_header(session, created=created, tool=f"carpet {__version__}")  # (as cli/common.py's TOOL)
+    header = new_header(session, created=created, tool=TOOL)
     return Game(session, header, Clock(created_ms(created)))
 
 

@@ -14,13 +14,12 @@ from typing import Annotated, Callable, Optional
 
 import typer
 
-from carpet.core import GAMES, CarpetError, Session, __version__, get_game, parse_deal
+from carpet.core import GAMES, TOOL, CarpetError, Session, get_game, parse_deal
 
 from . import outcome
 from .exits import UNUSABLE
 from .outcome import settle
 
-TOOL = f"carpet {__version__}"
 #: how a log's ``tool`` says a program, not a person, played its moves (``solve -o``, ``autoplay -o``),
 #: and the word ``stats`` sets such a game apart with
 MACHINE_MARKS = ((" (solver)", "solver"), (" (built-in player)", "player"))

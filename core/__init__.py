@@ -7,6 +7,7 @@ import sys
 from importlib import import_module
 
 __version__ = "0.1.0"
+TOOL = f"carpet {__version__}"  # what a log's header names as the program that wrote it
 
 
 def lazy_names(package: str, homes: dict[str, str]):
@@ -30,4 +31,4 @@ __getattr__ = lazy_names(__name__, {
 
 __all__ = ["GAMES", "get_game", "Deal", "parse_deal", "Session", "State", "Variant",
            "HINT", "UNDO", "RESTART", "CarpetError", "BadAction", "BadDealNumber",
-           "IllegalAction", "UnknownGame", "__version__"]
+           "IllegalAction", "UnknownGame", "TOOL", "__version__"]

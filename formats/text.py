@@ -33,7 +33,7 @@ import re
 from array import array
 from typing import NamedTuple
 
-from carpet.core import CarpetError, GAMES, __version__, get_game, parse_deal
+from carpet.core import TOOL, CarpetError, GAMES, get_game, parse_deal
 from carpet.core.game import RESTART
 from carpet.core.session import CLOCK_LIMIT, Events, deal_state
 
@@ -326,7 +326,7 @@ def _fields(tags: _Tags, sealed: bool) -> tuple[dict, dict]:
     if has("Tool"):
         header["tool"] = text("Tool")
     elif not sealed:
-        header["tool"] = f"carpet {__version__}"
+        header["tool"] = TOOL
     if has("Result"):
         if text("Result") not in STATUSES:
             raise tags.fail("Result", f"unknown status {text('Result')[:40]!r} (one of {', '.join(STATUSES)})")
