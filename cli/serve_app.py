@@ -123,6 +123,7 @@ def _name(text: str | None, what: str) -> str:
 
 def make_app(storage, verifier: Verifier) -> Starlette:
     """The application over ``storage`` (cli/storage.py), verifying in ``verifier``'s processes."""
+    tallies = Tallies()
 
     async def in_thread(call, *args):
         try:
@@ -151,8 +152,8 @@ def make_app(storage, verifier: Verifier) -> Starlette:
 
     async def stats(request: Request) -> Response:
         player = _name(request.path_params["name"], "player")
-        # (each game re-read from its bytes: off the event loop, with the query)
-        return _json(await in_thread(lambda: _stats_document(storage.played(player))))
+        # (off the event loop, with the queries)
+        return _json(await in_thread(lambda: tallies.record(storage, player)))
 
     async def health(request: Request) -> Response:
         await in_thread(storage.ping)
@@ -186,14 +187,36 @@ def _limit(text: str | None) -> int:
     return int(text)
 
 
-def _stats_document(logs: list[tuple[str, bytes]]):
-    """``carpet stats --json``'s document over the games kept, counted as the command counts files
-    (cli/stats.py): each kept game read again from its bytes, named by its digest."""
-    from carpet.formats import check
+class Tallies:
+    """A player's record, ``carpet stats --json``'s document over the games kept for them, counted as
+    the command counts files (cli/stats.py), each game named by its digest.  A kept game never
+    changes, so what counting it needs (its ``Tally``) is worked out from its bytes once and kept here,
+    the most recent ``most`` of them: a request reads and replays only the player's games not met before."""
 
-    from .stats import record_of
+    def __init__(self, most: int = 100_000) -> None:
+        import threading
 
-    return record_of((digest, *check(data)) for digest, data in logs)
+        self.most = most
+        self._kept: dict = {}
+        self._lock = threading.Lock()
+
+    def record(self, storage, player: str):
+        from carpet.formats import check
+
+        from .stats import record_of, tally
+
+        digests = storage.played(player)
+        with self._lock:
+            found = {digest: self._kept.get(digest) for digest in digests}
+        missing = [digest for digest, held in found.items() if held is None]
+        for digest, data in storage.logs(missing):
+            found[digest] = tally(digest, *check(data))
+        with self._lock:
+            self._kept.update((digest, found[digest]) for digest in missing if found[digest] is not None)
+            if len(self._kept) > self.most:  # the oldest go first (a dict keeps its order of entry)
+                for digest in list(self._kept)[:len(self._kept) - self.most]:
+                    del self._kept[digest]
+        return record_of(held for held in found.values() if held is not None)
 
 
 async def _http_error(request: Request, exc: HTTPException) -> Response:

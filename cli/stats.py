@@ -11,7 +11,7 @@ formats/stats.py's; the tables are the survey's (cli/tables.py).
 
 import os
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, NamedTuple, Optional
 
 import typer
 
@@ -56,6 +56,22 @@ stats.__doc__ = "\n\n".join((
 
 _WHY = {"position": "started from a position", "solver": "written by the solver",
         "player": "played by the built-in player"}
+
+
+class Tally(NamedTuple):
+    """What counting one verified game needs of it (its log and session are not kept)."""
+    file: str
+    game: str
+    why: str | None  # set_apart
+    key: tuple  # same_game
+    rank: tuple  # of the copies of one game, the least is counted: the longest, then the oldest
+    played: list  # attempts_played
+
+
+def tally(file: str, log, session) -> Tally:
+    why = set_apart(log.header)
+    return Tally(file, log.header.game, why, same_game(log), (-len(log.events), log.header.created, file),
+                 attempts_played(file, log, session, why == "position"))
 
 
 class _Reading:
@@ -134,25 +150,26 @@ class _Reading:
         self.take(str(path), *loaded, wanted)
 
     def take(self, file: str, log, session, wanted: str | None = None) -> None:
-        """Count one verified game (its log and replayed session), named ``file``: set apart, a copy of
-        a game already counted, or a game of its own."""
+        """Count one verified game (its log and replayed session), named ``file``."""
+        self.count(tally(file, log, session), wanted)
+
+    def count(self, game: Tally, wanted: str | None = None) -> None:
+        """Count one game: set apart, a copy of a game already counted, or a game of its own."""
         from carpet.formats.stats import Apart
 
         self.found += 1
-        if wanted is not None and log.header.game != wanted:
+        if wanted is not None and game.game != wanted:
             return
-        why = set_apart(log.header)
-        if why is not None and not self.everything:
-            self.apart.append(Apart(file=file, why=why))
+        if game.why is not None and not self.everything:
+            self.apart.append(Apart(file=game.file, why=game.why))
             return
-        key = same_game(log)
-        rank = (-len(log.events), log.header.created, file)
-        held = self._games.get(key)
+        held = self._games.get(game.key)
         if held is not None:
             self.copies += 1
-            if held[0] <= rank:
+            if held[0] <= game.rank:
                 return
-        self._games[key] = (rank, attempts_played(file, log, session, why == "position"))
+        self._games[game.key] = (game.rank, game.played)
+
 
 
 def set_apart(header) -> str | None:
@@ -215,11 +232,11 @@ def _document(reading: _Reading):
 
 
 def record_of(games):
-    """``carpet stats --json``'s document over games already verified: (name, log, session) each,
-    counted as the command counts the files it reads (the server's kept games, by digest)."""
+    """``carpet stats --json``'s document over games already verified, a ``Tally`` each, counted as the
+    command counts the files it reads (the server's kept games, by digest)."""
     reading = _Reading()
-    for name, log, session in games:
-        reading.take(name, log, session)
+    for game in games:
+        reading.count(game)
     return _document(reading)
 
 

@@ -10,7 +10,7 @@
 - SQLite: WAL (readers do not wait for the writer), a busy timeout, ``synchronous=FULL`` (a kept game
   survives a power cut, as it does in PostgreSQL); a connection per thread.  PostgreSQL: a small pool.
 
-Plain SQL: five statements, the same for both databases but for the placeholder and two column
+Plain SQL: six statements, the same for both databases but for the placeholder and two column
 types; an ORM would add more than it saves.  Every call blocks: the server runs them in its threads.
 """
 
@@ -46,7 +46,9 @@ _KEEP = ("INSERT INTO kept_games (digest, player, game, deal, created, status, s
          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING")
 _BEST = ("SELECT player, score, moves, elapsed_ms, digest FROM kept_games WHERE game = ? AND deal = ? AND status = 'won' "
          "ORDER BY score DESC, moves, elapsed_ms, kept_ms, digest LIMIT ?")
-_PLAYED = "SELECT digest, log FROM kept_games WHERE player = ? ORDER BY digest"
+_PLAYED = "SELECT digest FROM kept_games WHERE player = ? ORDER BY digest"
+_LOGS = "SELECT digest, log FROM kept_games WHERE digest IN ({})"
+_LOGS_AT_ONCE = 500  # digests a query asks for (SQLite allows 32,766 parameters, PostgreSQL 65,535)
 
 DEFAULT_URL = "sqlite:///carpet-games.db"
 
@@ -68,9 +70,16 @@ class Storage:
         """(player, score, moves, elapsed_ms, digest) of the won games of a deal, best first."""
         return self._execute(_BEST, (game, deal, limit)).fetchall()
 
-    def played(self, player: str) -> list[tuple]:
-        """(digest, the game's bytes in the binary form) of each game kept for ``player``."""
-        return [(digest, bytes(data)) for digest, data in self._execute(_PLAYED, (player,)).fetchall()]
+    def played(self, player: str) -> list[str]:
+        """The digest of each game kept for ``player``."""
+        return [digest for digest, in self._execute(_PLAYED, (player,)).fetchall()]
+
+    def logs(self, digests: list[str]):
+        """(digest, the game's bytes in the binary form) of each kept game of ``digests``."""
+        for at in range(0, len(digests), _LOGS_AT_ONCE):
+            some = digests[at:at + _LOGS_AT_ONCE]
+            for digest, data in self._execute(_LOGS.format(", ".join("?" * len(some))), tuple(some)).fetchall():
+                yield digest, bytes(data)
 
     def ping(self) -> None:
         self._execute("SELECT 1", ()).fetchall()

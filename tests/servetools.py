@@ -50,6 +50,7 @@ class Server:
 
     def __init__(self, db: str, *, workers: int = 1, cwd: Path | None = None) -> None:
         self.port = free_port()
+        self.db = db
         self.url = f"http://127.0.0.1:{self.port}"
         # stderr to a file: the verifying processes hold it too, and a pipe would wait for them
         self.stderr = tempfile.TemporaryFile()

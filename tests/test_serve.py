@@ -7,6 +7,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+import msgspec
 import pytest
 
 from servetools import need_serve_extra  # noqa: E402
@@ -121,6 +122,31 @@ def test_a_players_stats_are_the_stats_command_over_the_games_kept(server, tmp_p
         assert {k: v for k, v in ours.items() if k not in named} == {k: v for k, v in theirs.items() if k not in named}
         for key in named:
             assert (ours[key] or {}).get("value") == (theirs[key] or {}).get("value")
+
+
+def test_a_players_record_reads_each_kept_game_once_and_counts_the_new_ones(server, tmp_path):
+    games = fixture_games()[12:20]
+    for game in games[:5]:
+        request(server.url + "/games?player=joy", game)
+    before = request(server.url + "/players/joy/stats")[1]
+    for game in games[5:]:
+        request(server.url + "/games?player=joy", game)
+    after = request(server.url + "/players/joy/stats")[1]
+    assert before["files"] == 5 and after["files"] == 8  # what was worked out before is not all there is
+
+    # the server's record, over the same database: each game's bytes read once, however often asked
+    from carpet.cli.serve_app import Tallies
+    from carpet.cli.storage import open_storage
+
+    storage = open_storage(server.db)
+    asked: list[int] = []
+    logs = storage.logs
+    storage.logs = lambda digests: (asked.append(len(digests)), logs(digests))[1]
+    tallies = Tallies(most=6)
+    first, again = tallies.record(storage, "joy"), tallies.record(storage, "joy")
+    assert asked == [8, 2]  # 6 kept, the 2 oldest read again
+    assert json.loads(msgspec.json.encode(first)) == json.loads(msgspec.json.encode(again)) == after
+    storage.close()
 
 
 def test_health_unknown_routes_and_methods(server):
