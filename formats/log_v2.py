@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from bisect import bisect_left
 from itertools import repeat
 from operator import and_, lshift, or_, rshift
 
@@ -94,15 +95,23 @@ def _nibbles(data: bytes, n: int) -> bytearray:
     return out
 
 
-def _escape_cost(values, limit: int) -> int:
-    """Bytes of overflow varints for the values at or above ``limit`` (none, as a rule)."""
-    if not values or max(values) < limit:
-        return 0
-    return sum(_varint_size(v) for v in values if v >= limit)
-
-
-def _varint_size(value: int) -> int:
-    return max(1, (value.bit_length() + 6) // 7)
+def _escape_costs(values, limits) -> tuple[int, dict[int, int]]:
+    """The most of ``values``, and for each limit the bytes of overflow varints of the values at or
+    above it (none, as a rule).  A varint has a byte, and one more for each 7 bits from the 8th on, so
+    the bytes above a limit are the values counted once above it and once above each 2**7k: counted
+    in one sorted copy, whatever the layouts compared."""
+    peak = max(values, default=0)
+    if peak < min(limits):
+        return peak, dict.fromkeys(limits, 0)
+    ordered = sorted(values)
+    costs = {}
+    for limit in limits:
+        cost, threshold, bits = 0, limit, 7
+        while threshold <= peak:
+            cost += len(ordered) - bisect_left(ordered, threshold)
+            threshold, bits = max(limit, 1 << bits), bits + 7
+        costs[limit] = cost
+    return peak, costs
 
 
 def _pack_nibbles(values) -> bytes:
@@ -116,12 +125,13 @@ def _pack_nibbles(values) -> bytes:
 def pack_planes(codes, deltas) -> bytes:
     """The events part of a version-2 payload (docs/format.md, "Events"), smallest layout first."""
     n = len(codes)
+    code_peak, code_escapes = _escape_costs(codes, [(1 << bits) - 1 for bits in _CODE_WIDTHS])
+    delta_peak, delta_escapes = _escape_costs(deltas, [(1 << (8 + bits)) - 1 for bits in _HIGH_WIDTHS])
     best = None
     for code_bits in _CODE_WIDTHS:
         for high_bits in _HIGH_WIDTHS:
-            code_max, delta_max = (1 << code_bits) - 1, (1 << (8 + high_bits)) - 1
             cost = ((n * code_bits + 7) // 8 + n + (n * high_bits + 7) // 8
-                    + _escape_cost(codes, code_max) + _escape_cost(deltas, delta_max))
+                    + code_escapes[(1 << code_bits) - 1] + delta_escapes[(1 << (8 + high_bits)) - 1])
             if best is None or cost < best[0]:
                 best = (cost, code_bits, high_bits)
     _, code_bits, high_bits = best
@@ -136,7 +146,7 @@ def pack_planes(codes, deltas) -> bytes:
     elif high_bits == 8:
         out += bytes(map(rshift, capped, repeat(8)))
     del capped
-    if (codes and max(codes) >= code_max) or (deltas and max(deltas) >= delta_max):
+    if code_peak >= code_max or delta_peak >= delta_max:
         for c, d in zip(codes, deltas):
             if c >= code_max:
                 _put(out, c)

@@ -653,3 +653,21 @@ def test_the_writer_refuses_a_log_made_in_code_only_with_log_error(version, form
         return
     back, _ = check(data)
     assert back.header == made.header and back.summary == made.summary
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 2**40), max_size=40), st.sampled_from([15, 255, 4095, 65535, 100, 2**14]))
+def test_the_escapes_of_a_layout_cost_what_their_varints_take(values, limit):
+    """pack_planes weighs each layout by its escapes, counted in one sorted copy: as many bytes as the
+    varints of the values at or above the limit take (one a 7 bits)."""
+    from carpet.formats.log_v2 import _escape_costs, _put
+
+    def varints(vs):
+        out = bytearray()
+        for v in vs:
+            _put(out, v)
+        return len(out)
+
+    peak, costs = _escape_costs(values, [limit])
+    assert peak == max(values, default=0)
+    assert costs[limit] == varints(v for v in values if v >= limit)
