@@ -29,9 +29,10 @@ main()
 
 #: never loaded by an everyday command: the screen, the solver and the searches, the pictures,
 #: the replay page, Dask, a web server, typing_extensions (13 ms, formats/__init__.py) and
-#: importlib.metadata (about 15 ms; --version prints carpet.core.__version__, which the metadata copies)
+#: importlib.metadata (about 15 ms; --version prints carpet.core.__version__, which the metadata copies) and
+#: hashlib (it loads OpenSSL, 10M instructions: the digests use the C module _blake2, core/game.py)
 HEAVY = ("textual", "dask", "distributed", "http.server", "socketserver", "asyncio", "typing_extensions",
-         "importlib.metadata",
+         "importlib.metadata", "hashlib", "_hashlib",
          "carpet.cli.screen", "carpet.core.solver", "carpet.core.seen", "carpet.core.beam", "carpet.core.descent",
          "carpet.core.players", "carpet.formats.svg", "carpet.formats.html", "carpet.formats.survey",
          "msgspec.inspect", "msgspec.toml", "msgspec.yaml")
