@@ -26,6 +26,7 @@ from typer.core import TyperGroup
 
 from . import outcome
 from .exits import BUG, INTERRUPTED, OK, UNUSABLE
+from .start import collect_from_here
 
 #: command name -> "module:function" in this package, in the order --help shows them
 COMMANDS = {
@@ -105,7 +106,9 @@ class CarpetGroup(TyperGroup):
             raise _Interrupted() from None
         single = typer.Typer(add_completion=False, context_settings=CONTEXT)
         single.command(name=name, epilog=_epilog(name), hidden=name in HIDDEN)(getattr(module, function))
-        return _labelled(typer.main.get_command(single))
+        command = _labelled(typer.main.get_command(single))
+        command.callback = _collecting(command.callback)
+        return command
 
     def make_context(self, *args, **kwargs):
         try:
@@ -171,6 +174,15 @@ class CarpetGroup(TyperGroup):
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else OK)
+
+
+def _collecting(callback):
+    """The command's body, the garbage collector on again from its first line (cli/start.py: start-up
+    runs without it)."""
+    def body(*args, **kwargs):
+        collect_from_here()
+        return callback(*args, **kwargs)
+    return body
 
 
 def _epilog(name: str) -> str | None:
@@ -323,15 +335,14 @@ app = typer.Typer(cls=CarpetGroup, no_args_is_help=True, context_settings=CONTEX
 
 
 def _version(value: bool) -> None:
-    """The installed version, from the package's metadata (read only here: it costs about 50 ms of CPU)."""
+    """The version of the code that runs, ``carpet.core.__version__``, where it is written once (the
+    package's metadata takes it from there, pyproject.toml; reading the metadata instead would load
+    importlib.metadata, more than ``carpet --version`` costs without it, and say an older number
+    for a checkout changed since it was installed)."""
     if value:
-        from importlib.metadata import PackageNotFoundError, version
+        from carpet.core import __version__
 
-        try:
-            installed = version("carpet")
-        except PackageNotFoundError:  # run from a checkout that was never installed
-            from carpet.core import __version__ as installed
-        print(f"carpet {installed}")
+        print(f"carpet {__version__}")
         raise typer.Exit()
 
 

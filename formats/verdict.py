@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from hashlib import blake2b
+from carpet.core.game import blake2b  # (the C module, no OpenSSL: core/game.py)
 
 import msgspec
 
