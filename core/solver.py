@@ -416,7 +416,7 @@ class _Searcher(Descent, Beam):
                     if here is None:
                         continue
                 step = frame[6]  # (off the descent's line, with no first action told apart: all of them)
-                step, moves = (step, actions_of()) if step < 0 and first is None else self._moves_after(step, action)
+                step, moves = (step, actions_of(key=k)) if step < 0 and first is None else self._moves_after(step, action)
                 stack.append([snapshot(), moves, 0, here, root_child, value, step, k if peek is not None else None])
                 at = True
         finally:
