@@ -399,8 +399,8 @@ class _Searcher(Descent, Beam):
                         return None
                     continue
                 root_child = action if frame[4] is None else frame[4]
-                if plain:  # (_admit; a peeked key is the key here: no safe action followed)
-                    if status == LOST or (k := key() if peeked is None else peeked) in seen:
+                if plain:  # (_admit; a peeked key is the key here, no safe action followed, and was looked up)
+                    if status == LOST or ((k := key() if peeked is None else peeked) is not peeked and k in seen):
                         continue
                     seen.add(k)
                     if len(seen) > entries:
