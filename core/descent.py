@@ -126,7 +126,7 @@ class Descent:
                 if value > top:
                     top = value
                 seen.add(k)
-                stack.append([snapshot(), actions_of(), 0])
+                stack.append([snapshot(), actions_of(key=k), 0])
                 marks.append(mark)
                 at = True
             return top, None

@@ -53,10 +53,12 @@ class Knowledge(Protocol):
         card to its foundation where nothing else could use it), or None; the solver plays it
         without trying anything else."""
 
-    def search_actions(self, order: int = 0) -> list[int]:
+    def search_actions(self, order: int = 0, key: Optional[Hashable] = None) -> list[int]:
         """The legal actions worth trying, most promising first, in the family's order ``order``
         (0 the usual one; the others rank near-equals differently).  It may leave out an action only
-        when one it lists (or a short sequence of them) reaches the same key."""
+        when one it lists (or a short sequence of them) reaches the same key.  ``key``: the
+        position's ``search_key()`` where the caller has it at hand (None: not given), for a family
+        that keeps its answers by it."""
 
     @property
     def search_first(self) -> Optional[Callable[[int], Optional[int]]]:

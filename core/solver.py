@@ -399,8 +399,8 @@ class _Searcher(Descent, Beam):
                         return None
                     continue
                 root_child = action if frame[4] is None else frame[4]
-                if plain:  # (_admit; a peeked key is the key here: no safe action followed)
-                    if status == LOST or (k := key() if peeked is None else peeked) in seen:
+                if plain:  # (_admit; a peeked key is the key here, no safe action followed, and was looked up)
+                    if status == LOST or ((k := key() if peeked is None else peeked) is not peeked and k in seen):
                         continue
                     seen.add(k)
                     if len(seen) > entries:
@@ -416,7 +416,7 @@ class _Searcher(Descent, Beam):
                     if here is None:
                         continue
                 step = frame[6]  # (off the descent's line, with no first action told apart: all of them)
-                step, moves = (step, actions_of()) if step < 0 and first is None else self._moves_after(step, action)
+                step, moves = (step, actions_of(key=k)) if step < 0 and first is None else self._moves_after(step, action)
                 stack.append([snapshot(), moves, 0, here, root_child, value, step, k if peek is not None else None])
                 at = True
         finally:

@@ -172,12 +172,12 @@ class CarpetSearch(State):
             off -= draw + 1 - upto
             upto = draw + 1
 
-    def search_actions(self, order: int = 0) -> list[int]:
+    def search_actions(self, order: int = 0, key=None) -> list[int]:
         """The actions worth trying, most promising first.
 
         Left out: all fills but one (every gap is the same, the key ignores cell places)
         and a fill from the stock (turning and then filling from the waste reaches the
-        same position).
+        same position).  (``key``, the position's key where the solver has it, goes unused.)
         """
         if self.status != PLAYING:
             return []

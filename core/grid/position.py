@@ -80,6 +80,7 @@ def read(variant: GridVariant, cells_text: str, fields: dict[str, str]) -> Posit
 def _made(variant: GridVariant, cells: list[int], used: int, points: int | None, new_rng) -> GridState:
     """The state (built as GridState.__init__ builds one), each with a generator of its own."""
     state = GridState.__new__(GridState)
+    variant.build_tables()
     state.variant = variant
     state.rng = new_rng()
     state.rng_state = state.rng.getstate()

@@ -27,7 +27,7 @@ is.  Rules as in docs/rules.md, "Grid family" (each game's section).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from carpet.core.cards import code, parse_face
 from carpet.core.errors import BadAction, IllegalAction
@@ -51,6 +51,7 @@ class GridState(GridSearch):
     def __init__(self, variant: GridVariant, deal: Deal) -> None:
         board = variant.board
         order, rng = fast_dealing_order(deal, board.card_count)
+        variant.build_tables()
         self.variant = variant
         self.rng = rng
         # the generator's state as of the last draw: snapshots share it instead of copying it
@@ -128,26 +129,35 @@ class GridState(GridSearch):
         """Whether ``card`` fits the empty ``cell`` (not in column 0) by its left neighbour and the build rule."""
         return card in self.variant.after_set[self.cells[cell - 1]]
 
-    def _candidates(self, cell: int) -> list[int]:
-        """Movable cards that fit the empty ``cell``, lowest card first (:meth:`fits`' rule, from
-        the variant's tables)."""
+    def _candidates(self, cell: int) -> Sequence[int]:
+        """Movable cards that fit the empty ``cell``, lowest card first (:meth:`candidates`)."""
+        return self.candidates((cell,))[0]
+
+    def candidates(self, gaps: Iterable[int]) -> list[Sequence[int]]:
+        """For each empty cell of ``gaps``, the movable cards that fit it, lowest card first
+        (:meth:`fits`' rule, from the variant's tables; a tuple of them may be the table's own)."""
         v = self.variant
-        cols = v.cols
-        col = cell % cols
-        if col == 0:
-            if v.locking:  # a base card in column 0 is locked
-                where = self.where
-                return [card for card in v.base_cards if where[card] % cols != 0]
-            return list(v.base_cards)
-        found = list(v.after[self.cells[cell - 1]])
-        if v.locking and len(found) > 1:
-            found = [c for c in found if not self.is_locked(c)]
-        if v.left_rule and col < cols - 1:
-            extra = [c for c in v.before[self.cells[cell + 1]] if c not in found and not self.is_locked(c)]
-            if extra:
-                found.extend(extra)
-                found.sort()
-        return found
+        cols, cells, after, locking = v.cols, self.cells, v.after, v.locking
+        left_rule = v.left_rule
+        found_all: list[Sequence[int]] = []
+        for cell in gaps:
+            col = cell % cols
+            if col == 0:
+                if locking:  # a base card in column 0 is locked
+                    where = self.where
+                    found_all.append([card for card in v.base_cards if where[card] % cols != 0])
+                else:
+                    found_all.append(v.base_cards)
+                continue
+            found: Sequence[int] = after[cells[cell - 1]]
+            if locking and len(found) > 1:
+                found = [c for c in found if not self.is_locked(c)]
+            if left_rule and col < cols - 1:
+                extra = [c for c in v.before[cells[cell + 1]] if c not in found and not self.is_locked(c)]
+                if extra:
+                    found = sorted([*found, *extra])
+            found_all.append(found)
+        return found_all
 
     def has_card_move(self) -> bool:
         """Whether any card move exists: :meth:`_candidates`, stopping at the first (run after every action).
@@ -180,12 +190,12 @@ class GridState(GridSearch):
 
     def card_moves(self) -> list[int]:
         """Card moves, by target cell in row-major order, then by card."""
-        move = self.variant.move
-        return [move(card, gap) for gap in self.gaps for card in self._candidates(gap)]
+        move, gaps = self.variant.move, self.gaps
+        return [move(card, gap) for gap, cards in zip(gaps, self.candidates(gaps)) for card in cards]
 
     def can_redeal(self) -> bool:
-        left = self.redeals_left
-        return self.status != WON and (left is None or left > 0)
+        total = self.variant.redeals  # (redeals_left, without the property's call: asked at every node)
+        return self.status != WON and (total is None or self.redeals_used < total)
 
     def legal_actions(self) -> list[int]:
         actions = self.card_moves()

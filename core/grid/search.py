@@ -39,6 +39,20 @@ _PACK_CELLS = _CellPackers()
 RANKED_MEMO = 1 << 16
 _RANK_OFFSET = 64  # GridState.search_actions: a move's rank (-29..27) plus this is never negative
 
+
+def _blocking(cells: list[int], prefix: list[int], cols: int, done: int) -> list[int] | None:
+    """Of the cards in the cell after each unfinished, begun prefix, the highest rank of each suit
+    (-1: none of that suit there); None where no such cell holds a card."""
+    blocking = [-1, -1, -1, -1]
+    found = False
+    for row, length in enumerate(prefix):
+        if 0 < length < done:
+            blocker = cells[row * cols + length]
+            if blocker != EMPTY and blocker % 13 > blocking[blocker % 52 // 13]:
+                blocking[blocker % 52 // 13] = blocker % 13
+                found = True
+    return blocking if found else None
+
 def clears_by_hand(variant) -> bool:
     """Whether only a move can clear the cell after a row's prefix: no redeal lays the cards out
     again and no lock holds the prefix (Spaces and Aces); the search orders and measures
@@ -159,7 +173,7 @@ class GridSearch(State):
         after[cell], after[source] = after[source], 0
         return bytes(after)
 
-    def search_actions(self, order: int = 0) -> list[int]:
+    def search_actions(self, order: int = 0, key=None) -> list[int]:
         """Card moves, most promising first, then the redeal; ``order`` 1 (the plan's second
         search, :func:`grid_plan`) takes moves of equal rank highest action first instead of lowest.
 
@@ -175,59 +189,62 @@ class GridSearch(State):
         move that lengthens a prefix, and a move that empties a cell such a card fits (beside
         a lower card of its suit) comes next (on Spaces and Aces' deals 3015-3032 at the default
         budget, 4 won of 18 without these two, all 18 with them).
+
+        ``key``: this position's :meth:`search_key` where the caller has it (else worked out here).
         """
         if self.status != PLAYING:
             return []
         v = self.variant
-        # the card moves and their order depend on the cells and the prefixes alone: worked out
-        # once a position and order while the variant's table holds them (a seen game's searches
-        # list the same positions again and again: 4 calls in 5 in free-parking, jungle, montana)
-        cells = self.cells
-        memo = _PACK_CELLS[len(cells)](*cells) + bytes(self.prefix) + bytes((order,))
-        moves = v.ranked.get(memo)
+        # the card moves and their order depend on the cells alone (the prefixes follow from them):
+        # worked out once a position and order while the variant's table holds them (a seen game's
+        # searches list the same positions again and again: 4 calls in 5 in free-parking, jungle,
+        # montana), kept by the search key's cells (faces: on a one-deck board they name the cards)
+        if v.card_count == 52:
+            if key is None:
+                key = self.search_key()
+            memo = key[0] if v.shuffled else key
+        else:
+            memo = _PACK_CELLS[len(self.cells)](*self.cells)
+        ranked = v.ranked.get(order)
+        if ranked is None:
+            ranked = v.ranked[order] = {}
+        moves = ranked.get(memo)
         if moves is None:
-            ranked = v.ranked
             if len(ranked) >= RANKED_MEMO:
                 ranked.clear()
             moves = ranked[memo] = self._ranked_moves(order)
-        actions = list(moves)
-        if self.can_redeal():
-            actions.append(REDEAL)
-        return actions
+        return [*moves, REDEAL] if self.can_redeal() else list(moves)
 
     def _ranked_moves(self, order: int) -> tuple[int, ...]:
         """The card moves of :meth:`search_actions`, in its order."""
         v = self.variant
-        cells, where, prefix = self.cells, self.where, self.prefix
-        cols, base, locking, after_set, nexts = v.cols, v.base, v.locking, v.after_set, v.nexts_set
+        cells, where, prefix, gaps = self.cells, self.where, self.prefix, self.gaps
+        cols, base, locking, after_set, nexts, n = v.cols, v.base, v.locking, v.after_set, v.nexts_set, v.cells
         # each move as one int, (rank + _RANK_OFFSET) << 16 | action: sorted as (rank, action)
-        first, move = _RANK_OFFSET << 16, v.move
         flip = 0xFFFF if order else 0  # order 1: an action's bits flipped, so the highest sorts first
-        ranked = []
+        first = (_RANK_OFFSET << 16) + flip
         # clearing by hand (see above): the highest rank of each suit's cards that sit in the cell
-        # after a prefix (-1: none), and whether any does
-        clear = clears_by_hand(v)
-        blocking = [-1, -1, -1, -1]
-        if clear:
-            done = v.board.row_length
-            for row, length in enumerate(prefix):
-                if 0 < length < done:
-                    blocker = cells[row * cols + length]
-                    if blocker != EMPTY and blocker % 13 > blocking[blocker % 52 // 13]:
-                        blocking[blocker % 52 // 13] = blocker % 13
-            clear = blocking != [-1, -1, -1, -1]
-        for cell in self.gaps:  # card_moves(), its actions made here, each with its rank
+        # after a prefix (-1: none), or None where none does
+        blocking = _blocking(cells, prefix, cols, v.board.row_length) if clears_by_hand(v) else None
+        ranked = []
+        for cell, cards in zip(gaps, self.candidates(gaps)):  # card_moves(), each with its rank
+            if not cards:
+                continue
             row = cell // cols
             col = cell - row * cols
-            left = cells[cell - 1] if col else EMPTY
             at_prefix = col == prefix[row]
-            for card in self._candidates(cell):
-                follows = (card % 13 == base) if col == 0 else card in nexts[left]
-                rank = 0
+            to_cell = FIRST_MOVE + cell  # (a move's action, the variant's move(card, cell), is card * n + to_cell)
+            if col:
+                left = cells[cell - 1]
+                continues, by_left = nexts[left], after_set[left]
+            for card in cards:
+                follows = card in continues if col else card % 13 == base
                 if at_prefix:
                     rank = -16 if follows else 12  # lengthens the prefix / blocks it
-                elif col and card not in after_set[left]:
+                elif col and card not in by_left:
                     rank = 4  # the left rule alone
+                else:
+                    rank = 0
                 source = where[card]
                 srow = source // cols
                 scol = source - srow * cols
@@ -242,14 +259,14 @@ class GridSearch(State):
                         rank += 8  # it takes a card out of a prefix
                     if follows:
                         rank -= 1
-                    if clear:
-                        if scol == prefix[srow] and scol:
+                    if blocking is not None and scol:
+                        if scol == prefix[srow]:
                             rank -= 8  # it clears the cell after a prefix
-                        if scol:
-                            behind = cells[source - 1]
-                            if behind != EMPTY and behind % 13 < blocking[behind % 52 // 13]:
-                                rank -= 4  # a card that sits after a prefix will fit where it leaves
-                ranked.append((rank << 16) + first + (move(card, cell) ^ flip))
+                        if behind != EMPTY and behind % 13 < blocking[behind % 52 // 13]:
+                            rank -= 4  # a card that sits after a prefix will fit where it leaves
+                ranked.append((rank << 16) + first ^ (card * n + to_cell))
+        if len(ranked) < 2:
+            return (ranked[0] & 0xFFFF ^ flip,) if ranked else ()
         ranked.sort()
         return tuple([(ranked_action & 0xFFFF) ^ flip for ranked_action in ranked])
 

@@ -24,7 +24,7 @@ def _figures(board: Board) -> tuple:
 
 _FIGURES: dict[Board, tuple] = {}
 _TABLES: dict[tuple[Board, str], RuleTables] = {}
-#: the variant's attributes that read the rules' tables (made when one is first asked for)
+#: the variant's attributes that hold the rules' tables (GridVariant.build_tables)
 _TABLE_NAMES = frozenset(RuleTables.__slots__)
 
 
@@ -33,6 +33,13 @@ class GridVariant(Variant):
 
     family = "grid"
     words = {"redeal": REDEAL}
+    #: the rules' tables (:meth:`build_tables`)
+    after: tuple[tuple[int, ...], ...]
+    after_set: tuple[frozenset[int], ...]
+    before: tuple[tuple[int, ...], ...]
+    before_set: tuple[frozenset[int], ...]
+    nexts: tuple[tuple[int, ...], ...]
+    nexts_set: tuple[frozenset[int], ...]
 
     def __init__(self, id: str, *, source: str, summary: str, rules, board: Board = Board(),
                  build: str = SUIT_NEXT, left_rule: bool = False, locking: bool = False,
@@ -47,8 +54,8 @@ class GridVariant(Variant):
         self.shuffled = shuffled
         self.spaces = spaces
         self.plans: dict[tuple[int, ...], tuple] = {}  # prefix lengths -> _redeal_plan (a cache)
-        #: (cells, prefixes, order) -> the card moves in GridState.search_actions' order (a cache)
-        self.ranked: dict[bytes, tuple] = {}
+        #: order -> the cells (search_actions' key) -> the card moves in that order (a cache)
+        self.ranked: dict[int, dict[bytes, tuple]] = {}
         self.redeals = redeals
         self.card_points = card_points  # per card joining a prefix (taken back when it leaves)
         self.move_points = move_points  # per move that lengthens a prefix
@@ -69,20 +76,22 @@ class GridVariant(Variant):
         # the outcome of a seeded shuffle to come is fixed by the deal: a solver sees it
         self.hidden_information = shuffled and redeals != 0
 
-    def __getattr__(self, name: str):
+    def build_tables(self) -> None:
         """The rules' tables (core/grid/board.py, :class:`RuleTables`: ``after``, ``before``,
-        ``nexts`` and their sets), made when a game first asks for one and then kept as plain
-        attributes, where the hot paths read them: a command that reads one game's log pays
-        for that game's alone (the games of one board and build share them)."""
-        if name not in _TABLE_NAMES:
-            raise AttributeError(name)
+        ``nexts`` and their sets), made when the game's first position is (GridState, and
+        core/grid/position.py's positions) and then kept as plain attributes, where the hot paths
+        read them: a command that reads one game's log pays for that game's alone (the games of
+        one board and build share them).  Not made by a ``__getattr__``: CPython never specialises
+        an attribute read on an instance of a class that has one, and every read of the variant
+        in the rules and the search (about 40 a position searched) would then take the slow way."""
+        if "after" in self.__dict__:
+            return
         key = (self.board, self.build)
         tables = _TABLES.get(key)
         if tables is None:
             tables = _TABLES[key] = RuleTables(self.board.card_count, self.cards_in_play, BUILDS[self.build])
         for table in _TABLE_NAMES:
             setattr(self, table, getattr(tables, table))
-        return getattr(tables, name)
 
     def new_state(self, deal: Deal) -> GridState:
         return GridState(self, deal)

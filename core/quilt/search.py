@@ -104,7 +104,7 @@ class QuiltSearch(State):
     #: the spread of the other orders: a jitter of up to this much on action_rank's scale
     ORDER_JITTER = 60
 
-    def search_actions(self, order: int = 0) -> list[int]:
+    def search_actions(self, order: int = 0, key=None) -> list[int]:
         """The legal actions, by :meth:`action_rank` (order 0), or by the rank plus a jitter
         (up to ORDER_JITTER) fixed by the position, the action and ``order`` (its CRC-32).
 
@@ -112,7 +112,8 @@ class QuiltSearch(State):
         turn, this foundation move or that) decides much, and an order that always makes the
         same choice goes the same wrong way from every position of a deal.  Orders 1.. rank
         the near-equals as other players would, each the same on every machine; with the
-        same position key (copies of a card alike) they give the same order.
+        same position key (copies of a card alike) they give the same order.  (``key``, the
+        position's key where the solver has it, goes unused: the table below keys by its own.)
         """
         # the actions and their order depend on the position by faces alone (the key; in
         # Persian Carpet the reserves as they lie, too): a position met again (the look-ahead,
