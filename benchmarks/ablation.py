@@ -7,7 +7,7 @@ the unchanged plan, in one install, interleaved deal by deal, CPU per deal.
 A variant is a comma-separated list of edits, applied in-process to the game's plan
 (``dataclasses.replace``; core/plan.py) or to a module's constant:
 
-    -Glance, -Brief, -Descents        drop that step from every search
+    -Brief, -Descents                 drop that step from every search
     measures=0                        the descents by these measures of progress only (0 or 0:1)
     descent-share=N                   each descent 1/N of its search's budget
     lookahead=N                       the descent's look-ahead, N nodes a step
