@@ -164,9 +164,9 @@ class QuiltSearch(State):
         together could not clear the stock even with every quilt card free
         (:meth:`_last_pass_stuck`; asked at every last-pass position it cost the search up to
         14 times its CPU on deals it could not decide, and decided none of them), or, with the
-        stock nearly dealt and a redeal left, the cards to come (the waste's top, the stock's)
-        cannot move till the redeal (:meth:`_to_come_stuck`) and the position after dealing them
-        and redealing is dead (:meth:`_redealt`).
+        stock dealt and a redeal left, the waste's top card cannot move till the redeal
+        (:meth:`_to_come_stuck`) and the position after the redeal is dead (:meth:`_redealt`;
+        asked with a card still in the stock as well, it decided no more deals: docs/solver.md).
         Each suit's tests depend on its own cards alone, so a suit
         that passed them stays passed (``unstuck``) until one of its cards moves; the quilt
         lock test stays passed (bit QUILT_UNLOCKED) until a card goes to a foundation; the
@@ -177,9 +177,9 @@ class QuiltSearch(State):
         if self.unstuck != 31 and self._cards_stuck(redeals):
             return True
         if redeals:
-            # sound: with the stock's cards and the waste's top all stuck till a redeal, every line
-            # turns and plays quilt cards up, then redeals; those plays can follow the redeal
-            return (len(self.stock) <= _STUCK_STOCK and bool(self.waste or self.stock) and self._to_come_stuck()
+            # sound: with the waste's top stuck till a redeal, every line plays quilt cards up,
+            # then redeals; those plays can follow the redeal
+            return (not self.stock and bool(self.waste) and self._to_come_stuck()
                     and self._redealt().dead_end())
         return not self.waste and self._last_pass_stuck()
 
@@ -522,8 +522,6 @@ _ACTIONS_KEPT = 50_000
 _STUCK: dict = {}
 #: positions _suit_stuck may look at before it gives up (and says "not stuck")
 _STUCK_BUDGET = 20000
-#: the most stock cards left where dead_end asks whether the cards to come are all stuck
-_STUCK_STOCK = 1
 #: the stock cards left to deal in the first pass past which progress(1) counts quilt cards for
 _KEEP_QUILT_STOCK = 16
 _LESS = (b"", b"\x00", b"\x01")  # a count, less one, as bytes
