@@ -170,7 +170,7 @@ def test_dead_positions_near_the_end_confirmed_breadth_first():
     by_proof = {"waste run": 0, "suit relaxed": 0}
     for game in STOCK_GAMES:
         rng = random.Random(7)
-        for state in endgames(game, cuts=(10, 20, 30, 40), walks=6):
+        for state in endgames(game, cuts=(10, 20, 30, 40), walks=8):
             if first_dead_end(state, rng, 60) is not None:
                 assert breadth_first(state, search_key, limit=20_000) is False, game
                 by_proof["waste run" if state.waste_blocked() else "suit relaxed"] += 1
