@@ -152,7 +152,8 @@ def report(rows: dict, games: list[str], variants: list[str]) -> None:
                     ratios.append(b["cpu"] / a["cpu"])
             median = statistics.median(ratios) if ratios else float("nan")
             print(f"{game} | {variant} | {len(mine)} | {decided[0]} | {decided[1]} | {len(lost)} {lost[:8]} | "
-                  f"{len(gained)} {gained[:8]} | {len(differ)} {differ[:8]} | {median:.3f} | {cpu[0]:.1f} | {cpu[1]:.1f}")
+                  f"{len(gained)} {gained[:8]} | {len(differ)} {differ[:8]} | {median:.3f} | "
+                  f"{cpu[0]:.1f} | {cpu[1]:.1f}")
 
 
 def main() -> None:

@@ -52,8 +52,8 @@ def grid_plan(variant) -> Plan:
     of the actions (:meth:`GridSearch.search_actions`), each with half the budget, and a descent by
     each of two measures of progress (:meth:`GridSearch.progress`), first: a brief search before
     them costs that game a quarter of its CPU and decides no deal they leave (docs/solver.md).  In
-    the other games the brief search decides most deals, in a third to a tenth of the CPU the
-    descent would take.  The proof (core/grid/proofs.py), where it applies, costs several times a
+    the other games the brief search decides most deals (without it they take 2.3 to 13 times
+    the CPU).  The proof (core/grid/proofs.py), where it applies, costs several times a
     node: the descent goes without it, and the last rounds, which alone can go through every
     position, prune by it."""
     from carpet.core.plan import Brief, Descents, Rounds, searches
