@@ -2,10 +2,11 @@
 the unchanged plan, in one install, interleaved deal by deal, CPU per deal.
 
     python benchmarks/ablation.py --games spaces-and-aces --deals 12001-12040 \
-        --variant -Glance --variant measures=0 [--nodes 400000] [-o out.jsonl]
+        --variant=-Brief --variant measures=0 [--nodes 400000] [-o out.jsonl]
 
-A variant is a comma-separated list of edits, applied in-process to the game's plan
-(``dataclasses.replace``; core/plan.py) or to a module's constant:
+A variant (``--variant=EDITS``: an edit may start with a dash) is a comma-separated list of
+edits, applied in-process to the game's plan (``dataclasses.replace``; core/plan.py) or to a
+module's constant:
 
     -Brief, -Descents                 drop that step from every search
     measures=0                        the descents by these measures of progress only (0 or 0:1)
