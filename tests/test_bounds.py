@@ -13,7 +13,7 @@ from clitools import run
 
 
 def test_the_solver_stops_at_its_memory_bound_with_unknown():
-    session = Session(GAMES["spaces-and-aces"], parse_deal("3"))
+    session = Session(GAMES["spaces-and-aces"], parse_deal("13"))  # (unknown at the default budget)
     out = solve(session, nodes=10_000_000, memory=1 << 20)
     assert out.result == "unknown" and out.memory_full and out.nodes < 400_000
     entries = (1 << 20) // BYTES_PER_ENTRY
@@ -23,11 +23,11 @@ def test_the_solver_stops_at_its_memory_bound_with_unknown():
 
 
 def test_solve_memory_on_the_command_line():
-    r = run("solve", "spaces-and-aces", "3", "--nodes", "10000000", "--memory", "1", "--json")
+    r = run("solve", "spaces-and-aces", "13", "--nodes", "10000000", "--memory", "1", "--json")
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert doc["result"] == "unknown" and doc["memory_full"] is True and doc["nodes"] < 10_000_000
-    r = run("solve", "spaces-and-aces", "3", "--nodes", "10000000", "--memory", "1")
+    r = run("solve", "spaces-and-aces", "13", "--nodes", "10000000", "--memory", "1")
     assert r.exit_code == 0 and r.stdout.startswith("unknown:") and "memory bound (1 MB, --memory)" in r.stderr
 
 

@@ -165,10 +165,12 @@ def test_a_move_that_clears_the_cell_after_a_prefix_comes_first():
 
 
 def test_deals_the_order_wins_early():
-    # left unknown at the default budget by the order without clearing (5 even with 4 million nodes)
+    # left unknown at the default budget by the order without clearing (5 even with 4 million nodes);
+    # won by the first descent (in 17,864 and 14,779 nodes; a brief search before it won them
+    # sooner, at a quarter more CPU over other deals: docs/solver.md)
     for deal in (5, 1):
         session = Session(get_game(GAME), parse_deal(str(deal)))
-        won = solve(session, nodes=40_000)
+        won = solve(session)
         assert won.result == "won", deal
         replays_to_a_win(session, won)
 

