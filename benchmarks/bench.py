@@ -197,7 +197,7 @@ def startup(log_path: Path, runs: int) -> dict:
     """Fresh processes, paired with ``python -c "import typer"``: the median ratio of their wall
     times (what a user waits) and of their CPU times (the child's user and system time, steadier
     on a shared machine), and the median wall time."""
-    carpet = [sys.executable, "-c", "from carpet.cli.app import main; main()"]
+    carpet = [sys.executable, "-c", "from carpet.cli.start import main; main()"]  # the console script's own
     base = [sys.executable, "-c", "import typer"]
     commands = {"show_json": carpet + ["show", str(log_path), "--json"], "version": carpet + ["--version"]}
 
