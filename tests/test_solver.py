@@ -342,12 +342,12 @@ def test_a_familys_share_of_the_budget_for_its_descent(monkeypatch):
 
 
 def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatch):
-    """The beam (core/beam.py): its win is a line that replays to a won game; the solver runs the
-    wide beams after the third order's search where the game's plan has them (core/plan.py), and
-    crazy-quilt 448, unknown at the default budget without a beam (main at f82c337: 400,000
-    nodes), is won by the first of them; every other family keeps its nodes to the node (the
-    figures of f82c337 at 20,000 nodes).  The beams rank their ways by the family's forecast
-    first and search their last pass (200 nodes a position)."""
+    """The beam (core/beam.py): its win is a line that replays to a won game; the solver runs it
+    after the first order's search where the game's plan has one (core/plan.py), and crazy-quilt
+    448, unknown at the default budget without it (main at f82c337: 400,000 nodes), is won by it;
+    every other family keeps its nodes to the node (the figures of f82c337 at 20,000 nodes).  Both
+    beams rank their ways by the family's forecast first; the wide beams search their last pass
+    (200 nodes a position), the first beam beams it."""
     from carpet.core import solver
 
     runs = []  # (width, nodes a position, forecast first, last pass, result, nodes) of each beam
@@ -363,35 +363,36 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
 
     plain = solver._Searcher.run_beam
     monkeypatch.setattr(solver._Searcher, "run_beam", run_beam)
-    # a beam of 100 alone on crazy-quilt 448, at most 60,000 nodes: a win that replays
+    # the beam alone on crazy-quilt 448, at most 60,000 nodes: a win that replays
     session = session_of("crazy-quilt", 448)
-    out, state = beam_alone(session, 60_000, Beam(100))
+    first, *wide = [stage for stage in plan_of("crazy-quilt").stages if isinstance(stage, Beam)]
+    assert (first.width, first.reach, first.foresee, first.last, first.measure, first.order) == (100, 200, True, 0, 0, 0)
+    out, state = beam_alone(session, 60_000, first)
     assert out.result == "won" and 0 < out.nodes <= 60_000
     assert state.snapshot() == session.state.snapshot()  # the state left as found
     replays_to_a_win(session, Solution("won", out.line, out.nodes, len(out.line), out.end_score))
-    # in the solver: won by the first wide beam, after three orders' searches (50,000 nodes each)
-    wide = [stage for stage in plan_of("crazy-quilt").stages if isinstance(stage, Beam)]
-    runs.clear()
+    # in the solver: won by the same beam, after order 0's search (50,000 nodes, an eighth)
     won = solve(session)
-    assert won.result == "won" and [run[:5] for run in runs] == [(333, 5, True, 200, "won")]
-    assert 0 <= won.nodes - runs[0][5] - 3 * DEFAULT_NODES // 8 <= 3 * 104  # (a step of safe plays may go over)
+    assert won.result == "won" and runs == [(100, 200, True, 0, "won", out.nodes)] * 2
+    assert won.nodes == DEFAULT_NODES // 8 + out.nodes
     replays_to_a_win(session, won)
-    # a beam that ends without a win leaves the search's answer to the orders after it; the
-    # wide beams take what is left after the third order's search, and the budget holds
+    # a beam that ends without a win leaves the search's answer to the orders after it; after
+    # the third order's search the wide beams take what is left, and the budget holds
     runs.clear()
     measures.clear()
     orders.clear()
     unknown = solve(session_of("crazy-quilt", 3001), nodes=20_000)
     assert unknown.result == "unknown" and unknown.nodes <= 20_000
-    assert [run[:5] for run in runs] == [(333, 5, True, 200, "unknown")] * 3
-    # the wide beams rank by measures 1, 0, 1 in turn, each in an order of its own, from the third on
-    assert measures == [1, 0, 1] == [stage.measure for stage in wide]
-    assert orders == [3, 4, 5]
-    assert 0 < runs[0][5] <= (20_000 - 3 * 20_000 // 8) // wide[0].share + 104
+    assert [run[:5] for run in runs] == [(100, 200, True, 0, "unknown")] + [(333, 5, True, 200, "unknown")] * 3
+    # the first beam ranks by the usual progress, the wide beams by measures 1, 0, 1 in turn,
+    # each in an order of its own, from the third on
+    assert measures == [0, 1, 0, 1] == [stage.measure for stage in (first, *wide)]
+    assert orders == [0, 3, 4, 5]
+    assert 0 < runs[0][5] <= (20_000 - 20_000 // 8) // first.share
     # the quilt's stock games have beams, Persian Carpet and the other families none
     assert [sum(isinstance(stage, Beam) for stage in plan_of(game).stages)
             for game in ("crazy-quilt", "indian-carpet", "persian-carpet", "carpet", "kovrik", "montana")] == \
-        [3, 3, 0, 0, 0, 0]
+        [4, 4, 0, 0, 0, 0]
     runs.clear()
     nodes = {(game, deal): solve(session_of(game, deal), nodes=20_000).nodes
              for game, deal in (("carpet", 2001), ("kovrik", 2001), ("montana", 2001), ("persian-carpet", 2))}
@@ -400,7 +401,7 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
 
 
 def test_the_wide_beam_wins_where_the_orders_searches_do_not(monkeypatch):
-    """Crazy-quilt 26: the searches in orders 0, 1 and 2 leave it unknown
+    """Crazy-quilt 26: order 0's search, the beam after it and orders 1 and 2 leave it unknown
     (stop 37's solver, which searched orders 3-7 instead, left it unknown at the default
     budget); the first of the wide beams, with its third of what is left, wins it in its searched
     last pass, in a line that replays to a won game, and no order after the third is searched."""
@@ -433,7 +434,7 @@ def test_the_wide_beam_wins_where_the_orders_searches_do_not(monkeypatch):
         won = solve(session)
     assert won.result == "won" and won.nodes <= DEFAULT_NODES
     assert orders == [0, 1, 2]
-    assert beams == [(333, 5, "won")]
+    assert beams == [(100, 200, "unknown"), (333, 5, "won")]
     # won in the first wide beam's last pass, searched: the last search of it won, none before
     assert len(last_pass) > 1 and last_pass == [False] * (len(last_pass) - 1) + [True]
     replays_to_a_win(session, won)

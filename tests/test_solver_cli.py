@@ -230,8 +230,8 @@ def test_solve_plan_prints_the_games_plan_one_stage_a_line():
     lines = result.stdout.splitlines()
     plan = plan_of(get_game("crazy-quilt").new_state(parse_deal("1")))
     assert lines == ["crazy-quilt:", *plan.describe()]
-    assert sum(line[0].isdigit() for line in lines) == len(plan.stages) == 11
-    assert "search in order 2" in lines[5] and all("beam of 333" in line for line in lines[6:9])
+    assert sum(line[0].isdigit() for line in lines) == len(plan.stages) == 12
+    assert "beam of 100" in lines[4] and all("beam of 333" in line for line in lines[7:10])
     spaces = run("solve", "--plan", "spaces-and-aces").stdout  # (its descents first: no brief search)
     assert "- descents by progress measure(s) 0, 1" in spaces.splitlines()[2] and "brief" not in spaces
     bad = run("solve", "--plan", "no-such-game")
