@@ -4,8 +4,8 @@ A plan is data, one per game, declared by its family (core/*/search.py, ``plan``
 by one loop (core/solver.py, ``_search``).  Its ``stages`` run in turn, each with 1/``share``
 of the nodes the stages before it left, until one decides (a win, or a proof) or the budget
 is spent.  A :class:`Search` stage is the depth-first search in one of the family's orders of
-its actions, made of the plan's ``steps`` (:class:`Brief`, :class:`Descents`, :class:`Rounds`),
-each with its share of that search's budget; a :class:`Beam` stage plays the
+its actions, made of the plan's ``steps`` (:class:`Glance`, :class:`Brief`, :class:`Descents`,
+:class:`Rounds`), each with its share of that search's budget; a :class:`Beam` stage plays the
 stock one turn at a time (core/beam.py), finds wins and never proves.  ``carpet solve --plan
 GAME`` prints a game's plan.
 """
@@ -22,6 +22,19 @@ ROUNDS = (64, 8, 1)
 LOOKAHEAD = 600
 #: the nodes each position of a beam's stage gets for the actions that keep it in its stage
 BEAM_REACH = 200
+
+
+@dataclass(frozen=True)
+class Glance:
+    """The pass-by-pass search with the family's proof, 1/``share`` of the search's budget: where
+    the proof prunes at once, a win near the root is found in a few hundred nodes."""
+    share: int = 1024
+
+    def describe(self, proof: bool = True) -> str:
+        return f"glance: rounds, 1/{self.share} of the budget{_asks(proof)}"
+
+    def run(self, search):
+        return search.rounds(search.total // self.share, True)
 
 
 @dataclass(frozen=True)
@@ -67,7 +80,7 @@ class Rounds:
         return search.rounds(search.total, True) or search.decided()
 
 
-Step = Union[Brief, Descents, Rounds]
+Step = Union[Glance, Brief, Descents, Rounds]
 
 
 def _asks(proof: bool, asked: bool = True) -> str:
@@ -155,4 +168,4 @@ def searches(orders: int, steps: tuple[Step, ...], proof: bool = True,
         stages.append(Search(order, orders - order))
     return Plan(tuple(stages), steps, proof)
 
-__all__ = ["Plan", "Search", "Beam", "Brief", "Descents", "Rounds", "searches"]
+__all__ = ["Plan", "Search", "Beam", "Glance", "Brief", "Descents", "Rounds", "searches"]

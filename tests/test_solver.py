@@ -672,11 +672,11 @@ def test_a_peeked_key_is_the_key_the_action_leads_to_and_no_safe_action_follows(
     assert peeked > 100 if game in PEEKING else peeked == 0
 
 
-def test_spaces_and_aces_descends_first_the_other_grid_games_search_briefly_first(monkeypatch):
+def test_spaces_and_aces_glances_then_descends_the_other_grid_games_search_briefly_first(monkeypatch):
     # the ablation (docs/solver.md): a brief search before Spaces and Aces' descents cost it a
-    # quarter of its CPU and decided no deal they left, a glance with the proof before them saved
-    # nothing on the median deal; in the other grid games the brief search pays (without it they
-    # take 2.3 to 13 times the CPU)
+    # quarter of its CPU and decided no deal they left; a glance with the proof before them wins
+    # what they leave where the proof prunes at once (959); in the other grid games the brief
+    # search pays (without it they take 2.3 to 13 times the CPU)
     from carpet.core import solver
 
     steps = []  # each step of the search as it runs: "rounds" or "descents"
@@ -686,11 +686,26 @@ def test_spaces_and_aces_descends_first_the_other_grid_games_search_briefly_firs
     monkeypatch.setattr(solver._Searcher, "descents",
                         lambda self, step: steps.append("descents") or descents(self, step))
     assert solve(session_of("spaces-and-aces", 13), nodes=20_000).result == "unknown"
-    assert steps == ["descents", "rounds"] * 2  # (in each of its two orders)
+    assert steps == ["rounds", "descents", "rounds"] * 2  # (the glance, then as named, in each of its two orders)
     steps.clear()
     assert solve(session_of("kovrik", 2001), nodes=20_000).result == "won" and steps == ["rounds"]
-    # spaces-and-aces 14, which a glance won in under 1,000 nodes, is won at the default budget
+    # spaces-and-aces 959: the glance wins it at once, and the rest do not within the budget
     monkeypatch.undo()
+    session = session_of("spaces-and-aces", 959)
+    won = solve(session)
+    assert won.result == "won" and won.nodes < 1_000
+    replays_to_a_win(session, won)
+    from dataclasses import replace
+
+    from carpet.core.grid import GridState
+    from carpet.core.plan import Glance
+
+    plan = session.state.plan
+    assert isinstance(plan.steps[0], Glance)
+    monkeypatch.setattr(GridState, "plan", replace(plan, steps=plan.steps[1:]))
+    assert solve(session, nodes=40_000).result == "unknown"
+    monkeypatch.undo()
+    # spaces-and-aces 14, which the glance no longer wins at once, is won at the default budget
     session = session_of("spaces-and-aces", 14)
     won = solve(session)
     assert won.result == "won"

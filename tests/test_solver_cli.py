@@ -233,6 +233,7 @@ def test_solve_plan_prints_the_games_plan_one_stage_a_line():
     assert sum(line[0].isdigit() for line in lines) == len(plan.stages) == 12
     assert "beam of 100" in lines[4] and all("beam of 333" in line for line in lines[7:10])
     spaces = run("solve", "--plan", "spaces-and-aces").stdout  # (its descents first: no brief search)
-    assert "- descents by progress measure(s) 0, 1" in spaces.splitlines()[2] and "brief" not in spaces
+    assert "- glance" in spaces.splitlines()[2] and "- descents by progress measure(s) 0, 1" in spaces.splitlines()[3]
+    assert "brief" not in spaces
     bad = run("solve", "--plan", "no-such-game")
     assert bad.exit_code == 2 and "--plan takes a game id" in bad.stderr
