@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import hashlib
 import importlib
-import json
 import statistics
 import subprocess
 import sys
-import time
+
+from solver_ab import ask, deals
+from solver_ab import worker as solve_asked
 
 
 def _edit(plan, edit: str):
@@ -90,7 +90,7 @@ def _edit(plan, edit: str):
 
 
 def worker(variant: str) -> None:
-    from carpet.core import Session, get_game, parse_deal
+    """benchmarks/solver_ab.py's worker, the solver's plans edited as ``variant`` says."""
     from carpet.core import solver
 
     edits = [e for e in variant.split(",") if e and variant != "base"]
@@ -107,24 +107,7 @@ def worker(variant: str) -> None:
         return cache[plan]
 
     solver.plan_of = plan_of
-    for request in sys.stdin:
-        game, number, nodes = request.split()
-        session = Session(get_game(game), parse_deal(number))
-        start = time.process_time()
-        solution = solver.solve(session, nodes=int(nodes))
-        cpu = time.process_time() - start
-        line = hashlib.sha1(repr(list(solution.line)).encode()).hexdigest()[:12]
-        print(json.dumps({"game": game, "deal": int(number), "result": solution.result, "variant": variant,
-                          "nodes": solution.nodes, "line": line, "cpu": round(cpu, 5)}), flush=True)
-
-
-def deals(text: str) -> list[int]:
-    """The deals of ``12001-12040`` or ``12003,12007-12009``."""
-    numbers = []
-    for part in text.split(","):
-        lo, _, hi = part.partition("-")
-        numbers += range(int(lo), int(hi or lo) + 1)
-    return numbers
+    solve_asked(variant=variant)
 
 
 def report(rows: dict, games: list[str], variants: list[str]) -> None:
@@ -181,13 +164,7 @@ def main() -> None:
         for number in deals(args.deals):
             for i in range(len(variants)):
                 variant = variants[(turn + i) % len(variants)]
-                proc = procs[variant]
-                proc.stdin.write(f"{game} {number} {args.nodes}\n")
-                proc.stdin.flush()
-                answer = proc.stdout.readline()
-                if not answer:
-                    raise SystemExit(f"ablation.py: the worker of {variant!r} stopped")
-                found = json.loads(answer)
+                answer, found = ask(procs[variant], f"the worker of {variant!r}", game, number, args.nodes)
                 rows.setdefault((game, number), {})[variant] = found
                 if out:
                     out.write(answer)

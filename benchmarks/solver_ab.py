@@ -21,11 +21,15 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 
-def worker() -> None:
+def worker(**marks) -> None:
+    """Solve the deals the driver asks for on stdin (``GAME N NODES`` a line), a JSON line each on
+    stdout: game, deal, result, nodes, a hash of the line, CPU seconds, and ``marks``.  The solver is
+    looked up for each deal, so that a caller may have patched it (benchmarks/ablation.py)."""
     from carpet.core import Session, get_game, parse_deal
-    from carpet.core.solver import solve
+    from carpet.core import solver
 
     for request in sys.stdin:
         game, number, nodes = request.split()
@@ -35,19 +39,38 @@ def worker() -> None:
             print(json.dumps({"error": str(error)}), flush=True)
             continue
         start = time.process_time()
-        solution = solve(session, nodes=int(nodes))
+        solution = solver.solve(session, nodes=int(nodes))
         cpu = time.process_time() - start
         line = hashlib.sha1(repr(list(solution.line)).encode()).hexdigest()[:12]
-        print(json.dumps({"game": game, "deal": int(number), "result": solution.result,
+        print(json.dumps({"game": game, "deal": int(number), "result": solution.result, **marks,
                           "nodes": solution.nodes, "line": line, "cpu": round(cpu, 5)}), flush=True)
 
 
+def ask(proc, who: str, game: str, number: int, nodes: int) -> tuple[str, dict]:
+    """One deal solved by a worker process: its JSON line and what it holds (a worker that stopped
+    or refused the deal ends the run in one line)."""
+    proc.stdin.write(f"{game} {number} {nodes}\n")
+    proc.stdin.flush()
+    answer = proc.stdout.readline()
+    if not answer:
+        raise SystemExit(f"{Path(sys.argv[0]).name}: {who} stopped")
+    found = json.loads(answer)
+    if "error" in found:
+        raise SystemExit(f"{Path(sys.argv[0]).name}: {who}: {found['error']}")
+    return answer, found
+
+
 def deals(text: str) -> list[int]:
-    lo, _, hi = text.partition("-")
+    """The deals of ``2001-2200`` or ``2003,2007-2009``."""
+    numbers = []
     try:
-        return list(range(int(lo), int(hi or lo) + 1))
+        for part in text.split(","):
+            lo, _, hi = part.partition("-")
+            numbers += range(int(lo), int(hi or lo) + 1)
     except ValueError:
-        raise SystemExit(f"solver_ab.py: --deals takes a range like 2001-2200, not {text!r}") from None
+        raise SystemExit(f"{Path(sys.argv[0]).name}: --deals takes ranges like 2001-2200 or 2003,2007-2009, "
+                         f"not {text!r}") from None
+    return numbers
 
 
 def main() -> None:
@@ -76,16 +99,8 @@ def main() -> None:
     out = open(args.output, "w") if args.output else None
     rows: dict = {}
 
-    def ask(side: str, game: str, number: int) -> dict:
-        proc = procs[side]
-        proc.stdin.write(f"{game} {number} {args.nodes}\n")
-        proc.stdin.flush()
-        answer = proc.stdout.readline()
-        if not answer:
-            raise SystemExit(f"solver_ab.py: install {side} ({getattr(args, side.lower())}) stopped")
-        found = json.loads(answer)
-        if "error" in found:
-            raise SystemExit(f"solver_ab.py: install {side}: {found['error']}")
+    def asked(side: str, game: str, number: int) -> dict:
+        _, found = ask(procs[side], f"install {side} ({getattr(args, side.lower())})", game, number, args.nodes)
         found["side"] = side
         if out:
             out.write(json.dumps(found) + "\n")
@@ -99,7 +114,7 @@ def main() -> None:
                 order = ("A", "B") if turn % 2 == 0 else ("B", "A")
                 turn += 1
                 for side in order:
-                    found = ask(side, game, number)
+                    found = asked(side, game, number)
                     rows.setdefault((game, number), {}).setdefault(side, []).append(found)
     for proc in procs.values():
         proc.stdin.close()
