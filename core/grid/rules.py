@@ -194,8 +194,8 @@ class GridState(GridSearch):
         return [move(card, gap) for gap, cards in zip(gaps, self.candidates(gaps)) for card in cards]
 
     def can_redeal(self) -> bool:
-        total = self.variant.redeals  # (redeals_left, without the property's call: asked at every node)
-        return self.status != WON and (total is None or self.redeals_used < total)
+        left = self.redeals_left
+        return self.status != WON and (left is None or left > 0)
 
     def legal_actions(self) -> list[int]:
         actions = self.card_moves()
