@@ -23,7 +23,7 @@ class Family:
 
     def __init__(self, name: str, games: dict[str, Callable[[], ModuleType]], *, renderer: str,
                  codes: Callable[[], ModuleType], positions: Callable[[], ModuleType],
-                 hint_nodes: int | None = None, chunks: dict[str, int] | None = None,
+                 hint_nodes: int, chunks: dict[str, int] | None = None,
                  preload: tuple[str, ...] = ()) -> None:
         self.name = name
         #: game id -> the function that loads the module whose VARIANTS holds it (`carpet games` order)
@@ -36,7 +36,8 @@ class Family:
         #: the module that prints and reads its positions as text (write, read: docs/format.md,
         #: "Positions as text"), which core/position.py asks
         self.positions = positions
-        #: the hint's node budget (None: the solver's HINT_NODES)
+        #: the hint's node budget: about a quarter of a second of CPU on the development machine,
+        #: so many nodes as the family's nodes cost (one knob of the solver's: docs/solver.md)
         self.hint_nodes = hint_nodes
         #: deals a survey hands out at a time, by player (core/players.py): about a tenth of a second
         #: to a second of work each, so a chunk outweighs handing it to a process, yet an interruption
@@ -115,7 +116,7 @@ _MONTANA = ("montana", "spaces", "station", "free-parking", "blue-moon", "red-mo
 
 FAMILIES: dict[str, Family] = {family.name: family for family in (
     Family("grid", {**{game: _grid for game in _KOVRIK}, **{game: _montana for game in _MONTANA}},
-           renderer="draw_grid", positions=_grid_positions, codes=_grid_codes,
+           renderer="draw_grid", positions=_grid_positions, codes=_grid_codes, hint_nodes=50_000,
            chunks={"simple": 200, "hint": 10, "seen": 1},
            preload=("carpet.core.grid", "carpet.core.grid.montana")),
     Family("carpet", {game: _carpet for game in ("carpet", "carpet-auto", "carpet-foster")},

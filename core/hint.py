@@ -12,14 +12,14 @@ from __future__ import annotations
 from .families import FAMILIES
 from .game import PLAYING, State
 from .session import Session
-from .solver import HINT_NODES, WON_RESULT, _knowledge, _search, working_copy
+from .solver import WON_RESULT, _knowledge, _search, working_copy
 
 
 def hint_action(session: Session, nodes: int | None = None) -> int | None:
     """The action ``carpet hint`` names here, or None when the game is over (docs/rules.md: each game's "Hint").
 
     The first action of a winning line when the search finds one within ``nodes``
-    (None: the game's own budget, HINT_NODES or its family's figure); otherwise the guided
+    (None: its family's budget, ``Family.hint_nodes``); otherwise the guided
     descent's choice, or else the action leading towards the most progress the search
     saw, among those it has not proved lost, never one that brings back a position
     already reached in this attempt.
@@ -28,9 +28,8 @@ def hint_action(session: Session, nodes: int | None = None) -> int | None:
 
 
 def hint_nodes(variant) -> int:
-    """The budget of one hint of this game: HINT_NODES, or its family's own figure."""
-    family = FAMILIES.get(variant.family)
-    return HINT_NODES if family is None or family.hint_nodes is None else family.hint_nodes
+    """The budget of one hint of this game: its family's (core/families.py)."""
+    return FAMILIES[variant.family].hint_nodes
 
 
 def hint_search(session: Session, nodes: int | None = None, reached: set | None = None):

@@ -49,10 +49,6 @@ from .session import Session, deal_state
 #: the default budget of ``carpet solve`` (about 2 s of CPU for a grid game on the
 #: development machine, less elsewhere)
 DEFAULT_NODES = 400_000
-#: the budget of one hint: about a quarter of a second of CPU on the development machine
-#: (a grid game's node); a family whose nodes cost much more or less has its own figure
-#: (core/families.py, ``Family.hint_nodes``)
-HINT_NODES = 50_000
 #: how often the caller's ``stop`` is asked (in nodes)
 STOP_EVERY = 1024
 #: the search's memory by default (bytes): what it holds is counted in entries, never asked of the OS
@@ -146,11 +142,9 @@ def working_copy(session: Session) -> State:
 # next pass from the first position it happens to reach and never back.  Instead, the
 # search explores a pass without redealing and notes every position a redeal could be made
 # from; then it redeals from them, the most advanced (``progress``) first, each new pass
-# searched the same way.  Every redeal is still tried (unless the budget or the caps below
-# cut the search short, in which case it never claims "unwinnable").
-
-#: at most this many redeal points kept per pass (the most advanced ones)
-MAX_REDEAL_POINTS = 4096
+# searched the same way.  Every redeal is still tried (unless the budget or the memory bound
+# cuts the search short, in which case it never claims "unwinnable"): a redeal point is
+# remembered as a position is, and counts against the memory bound as one.
 
 
 class _Outcome:
@@ -423,14 +417,11 @@ class _Searcher(Descent, Beam):
             self.nodes = nodes
         return self._kept(points)
 
-    def _kept(self, points: list) -> list:
+    @staticmethod
+    def _kept(points: list) -> list:
         """A pass's redeal points, most advanced first, as (-progress, order met, snapshot, path,
-        root action, step of the descent): the MAX_REDEAL_POINTS most advanced (the search is then
-        no longer complete)."""
+        root action, step of the descent)."""
         points.sort()
-        if len(points) > MAX_REDEAL_POINTS:
-            del points[MAX_REDEAL_POINTS:]
-            self.complete = False
         return points
 
     def _frame_done(self, stack: list, at: bool, points: list, root_pass: bool) -> bool:
@@ -452,12 +443,10 @@ class _Searcher(Descent, Beam):
         return False
 
     def _point(self, points: list, frame: list, action: int) -> None:
-        """Note a redeal point: the frame's position, from which ``action`` redeals (at most
-        2 * MAX_REDEAL_POINTS held, then the most advanced MAX_REDEAL_POINTS kept)."""
-        if len(points) >= 2 * MAX_REDEAL_POINTS:
-            points.sort()
-            del points[MAX_REDEAL_POINTS:]
-            self.complete = False
+        """Note a redeal point: the frame's position, from which ``action`` redeals (remembered
+        as a position is: the points and the positions met count against the memory bound)."""
+        if len(points) + len(self.seen) + len(self.arrivals) >= self.entries:
+            self._full()
         step, pv = frame[6], self.pv
         follows = 0 <= step < len(pv) and pv[step] == action
         self.made += 1  # (an order never repeated: len(points) would repeat after a cut, and sort
@@ -785,5 +774,5 @@ def _line_end(state: State, line: list[int], moves: int) -> tuple[int, int]:
         state.restore(start)
 
 
-__all__ = ["solve", "Solution", "HINT_NODES", "DEFAULT_NODES",
+__all__ = ["solve", "Solution", "DEFAULT_NODES",
            "information", "working_copy"]

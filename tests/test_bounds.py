@@ -58,3 +58,21 @@ def test_jobs_are_capped_at_a_multiple_of_the_cores_and_it_is_said():
     assert r.exit_code == 0, r.output
     assert "--jobs 100,000 capped at" in r.stderr and " a core" in r.stderr
     assert json.loads(r.stdout)["deals"] == 5
+
+
+def test_redeal_points_count_against_the_memory_bound(monkeypatch):
+    # a pass's redeal points are remembered positions too: never more of both than the bound allows
+    from carpet.core import solver
+
+    held = []
+    point = solver._Searcher._point
+
+    def noted(self, points, frame, action):
+        point(self, points, frame, action)
+        held.append(len(points) + len(self.seen))
+
+    monkeypatch.setattr(solver._Searcher, "_point", noted)
+    memory = 1 << 20
+    out = solve(Session(GAMES["kovrik"], parse_deal("4563")), nodes=10_000_000, memory=memory)
+    assert out.result == "unknown" and out.memory_full
+    assert held and max(held) <= memory // BYTES_PER_ENTRY

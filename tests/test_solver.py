@@ -12,7 +12,7 @@ from carpet.core import GAMES, Session, get_game, parse_deal
 from carpet.core.game import LOST, PLAYING, WON
 from carpet.core.hint import hint_action
 from carpet.core.plan import Beam, Brief, Descents, Rounds, Search, searches
-from carpet.core.solver import DEFAULT_NODES, HINT_NODES, Solution, solve, working_copy
+from carpet.core.solver import DEFAULT_NODES, Solution, solve, working_copy
 from carpet.formats import new_header, record, verify
 
 from conftest import positions_reached
@@ -486,8 +486,14 @@ def test_the_beam_searches_its_last_pass_and_its_wins_replay(monkeypatch):
     assert out.result == "unknown" and out.nodes <= 20_000 + 104
 
 
-def test_budget_constants():
-    assert HINT_NODES < DEFAULT_NODES
+def test_a_hint_searches_less_than_a_solve():
+    from carpet.core.families import FAMILIES
+    from carpet.core.hint import hint_nodes
+
+    budgets = {family.name: family.hint_nodes for family in FAMILIES.values()}
+    assert all(0 < nodes < DEFAULT_NODES for nodes in budgets.values()), budgets
+    assert hint_nodes(get_game("montana")) == budgets["grid"]
+    assert hint_nodes(get_game("crazy-quilt")) == budgets["quilt"]
 
 
 # --- the hint -----------------------------------------------------------------------------------
