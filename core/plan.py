@@ -22,6 +22,9 @@ ROUNDS = (64, 8, 1)
 LOOKAHEAD = 600
 #: the nodes each position of a beam's stage gets for the actions that keep it in its stage
 BEAM_REACH = 200
+#: the share of a hint's budget its descent may take: the hint answers with the descent's first
+#: choice where the rounds after it find no near win
+HINT_DESCENT = 4
 
 
 @dataclass(frozen=True)
@@ -54,15 +57,17 @@ class Brief:
 @dataclass(frozen=True)
 class Descents:
     """A guided descent (core/descent.py) by each of the family's ``measures`` of progress in turn,
-    each with 1/``share`` of the search's budget, until one wins; the proof asked with ``proof``."""
-    share: int = 4
+    each with 1/``share`` of the search's budget (1: all of it; a descent ends sooner where it is
+    stuck), until one wins; the proof asked with ``proof``."""
+    share: int = 1
     measures: tuple[int, ...] = (0,)
     proof: bool = True
     lookahead: int = LOOKAHEAD
 
     def describe(self, proof: bool = True) -> str:
-        return (f"descents by progress measure(s) {', '.join(map(str, self.measures))}, each 1/{self.share} "
-                f"of the budget, look-ahead {self.lookahead} nodes a step{_asks(proof, self.proof)}")
+        share = "the whole budget" if self.share == 1 else f"1/{self.share} of the budget"
+        return (f"descents by progress measure(s) {', '.join(map(str, self.measures))}, up to {share} "
+                f"each, look-ahead {self.lookahead} nodes a step{_asks(proof, self.proof)}")
 
     def run(self, search):
         return search.descents(self)
@@ -144,8 +149,9 @@ class Plan:
 
     def hint(self) -> Plan:
         """The plan of a hint: one search in the usual order, one descent by the usual measure with
-        the usual quarter (the hint's budget is small, its answer the descent's first choice)."""
-        steps = tuple(Descents(proof=step.proof) if isinstance(step, Descents) else step for step in self.steps)
+        1/HINT_DESCENT of the budget (the hint's budget is small, its answer the descent's first choice)."""
+        steps = tuple(Descents(share=HINT_DESCENT, proof=step.proof) if isinstance(step, Descents) else step
+                      for step in self.steps)
         return replace(self, stages=(Search(),), steps=steps)
 
     def describe(self) -> list[str]:

@@ -733,19 +733,18 @@ def quilt_plans() -> tuple[Plan, Plan]:
     from carpet.core.plan import BEAM_REACH, Beam, Brief, Descents, Rounds, searches
 
     # the solver's plan for a quilt game with a stock (core/plan.py): eight searches, each in an order
-    # of its own (:meth:`QuiltSearch.search_actions`), each a descent with all of the search's budget
-    # first (a stock game's descent needs a hundred steps and more; a brief search before it cost
-    # these games CPU and decided no deal more); after the first, a beam of 100 (the depth-first
+    # of its own (:meth:`QuiltSearch.search_actions`), each a descent first (a brief search before
+    # it cost these games CPU and decided no deal more); after the first, a beam of 100 (the depth-first
     # passes spend their nodes near the end of the stock of one line: it wins crazy-quilt deals the
     # rest leave unknown, 216, 300, 336, 378 and 390 of 1-1,000); after the third, three wide beams
     # of 333, five nodes a position, each ranked by a measure of progress of its own
     # (:meth:`QuiltSearch.progress`) and searching in an order of its own, each position of their
     # last pass searched with 200 nodes (docs/solver.md)
-    stock = searches(8, (Descents(share=1), Rounds()), beams={
+    stock = searches(8, (Descents(), Rounds()), beams={
         1: (Beam(100, share=4),),
         3: tuple(Beam(333, reach=5, share=3 - n, last=BEAM_REACH, measure=measure, order=3 + n)
                  for n, measure in enumerate((1, 0, 1)))})
     # the plan with reserves (Persian Carpet): no stock to turn, no beam; the brief search first
-    # (it decides most deals: 19 times the CPU without it), each descent a quarter
+    # (it decides most deals: 19 times the CPU without it)
     reserves = searches(8, (Brief(), Descents(), Rounds()))
     return stock, reserves
