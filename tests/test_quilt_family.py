@@ -23,7 +23,7 @@ from carpet.core.quilt.search import quilt_plans
 from carpet.core.solver import solve
 
 #: the orders of its actions the quilt's plan searches in
-ORDERS = len({stage.order for stage in quilt_plans()[0].stages})
+ORDERS = len({stage.order for stage in quilt_plans()["one redeal"].stages})
 from playthrough import perft
 
 QUILT_GAMES = ("crazy-quilt", "indian-carpet", "persian-carpet")

@@ -506,8 +506,10 @@ class QuiltSearch(State):
 
     @property
     def plan(self) -> Plan:
-        """The solver's plan for this game (:func:`quilt_plans`): with a stock, or with reserves."""
-        return quilt_plans()[self.variant.has_reserves]
+        """The solver's plan for this game (:func:`quilt_plans`)."""
+        variant = self.variant
+        return quilt_plans()["reserves" if variant.has_reserves else
+                             "one redeal" if variant.redeals == 1 else "two redeals"]
 
     def win_score_bound(self, moves: int) -> int:
         return held_score(DECK_CARDS)  # every win puts every card up: its score is fixed
@@ -727,24 +729,26 @@ def _pass_children(st: bytes, wa: bytes, nd: bytes, rd: int, pl: bytes) -> list[
 
 
 @functools.cache
-def quilt_plans() -> tuple[Plan, Plan]:
+def quilt_plans() -> dict[str, Plan]:
     """The solver's plans for the quilt games (core/plan.py), made when first asked for: with a
-    stock, and with reserves."""
+    stock and one redeal (Crazy Quilt), with a stock and two (Indian Carpet), with reserves
+    (Persian Carpet)."""
     from carpet.core.plan import BEAM_REACH, Beam, Brief, Descents, Rounds, searches
 
-    # the solver's plan for a quilt game with a stock (core/plan.py): eight searches, each in an order
-    # of its own (:meth:`QuiltSearch.search_actions`), each a descent first (a brief search before
-    # it cost these games CPU and decided no deal more); after the first, a beam of 100 (the depth-first
-    # passes spend their nodes near the end of the stock of one line: it wins crazy-quilt deals the
-    # rest leave unknown, 216, 300, 336, 378 and 390 of 1-1,000); after the third, three wide beams
-    # of 333, five nodes a position, each ranked by a measure of progress of its own
+    # a quilt game with a stock: eight searches, each in an order of its own
+    # (:meth:`QuiltSearch.search_actions`), each a descent first (a brief search before it cost
+    # these games CPU and decided no deal more); after the third, three wide beams of 333, five
+    # nodes a position, each ranked by a measure of progress of its own
     # (:meth:`QuiltSearch.progress`) and searching in an order of its own, each position of their
-    # last pass searched with 200 nodes (docs/solver.md)
-    stock = searches(8, (Descents(), Rounds()), beams={
-        1: (Beam(100, share=4),),
-        3: tuple(Beam(333, reach=5, share=3 - n, last=BEAM_REACH, measure=measure, order=3 + n)
-                 for n, measure in enumerate((1, 0, 1)))})
+    # last pass searched with 200 nodes; with one redeal, a beam of 100 after the first search too
+    # (the depth-first passes spend their nodes near the end of the stock of one line: it wins
+    # crazy-quilt deals the rest leave unknown, 216, 300, 336, 378 and 390 of 1-1,000); with two
+    # it decides no deal more and costs the deals that reach it half their CPU (docs/solver.md)
+    wide = tuple(Beam(333, reach=5, share=3 - n, last=BEAM_REACH, measure=measure, order=3 + n)
+                 for n, measure in enumerate((1, 0, 1)))
+    steps = (Descents(), Rounds())
     # the plan with reserves (Persian Carpet): no stock to turn, no beam; the brief search first
     # (it decides most deals: 19 times the CPU without it)
-    reserves = searches(8, (Brief(), Descents(), Rounds()))
-    return stock, reserves
+    return {"one redeal": searches(8, steps, beams={1: (Beam(100, share=4),), 3: wide}),
+            "two redeals": searches(8, steps, beams={3: wide}),
+            "reserves": searches(8, (Brief(), *steps))}
