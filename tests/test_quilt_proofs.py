@@ -1,11 +1,9 @@
 """The quilt family's dead-end proofs (core/quilt/search.py), cross-checked against searches without them.
 
-Five proofs: a suit's waste cards blocked for good in the last pass (``_run_blocked``), a suit
+Four proofs: a suit's waste cards blocked for good in the last pass (``_run_blocked``), a suit
 that could not be finished even with every quilt card free (``_suit_stuck``), a quilt card
 that can never leave the quilt (``_quilt_locked``; on small end games laid out at random, on
-issue 25's example, and never on a winning line found without it), a last pass the four
-suits together could not clear even with every quilt card free (``_last_pass_stuck``; on small
-end games with and without redeals left, and on a hand-made block of two suits), and a pass
+issue 25's example, and never on a winning line found without it), and a pass
 whose cards to come are stuck till the redeal, the redeal's position dead (``_to_come_stuck``
 and ``_redealt``; on small end games of a pass with its stock dealt or nearly).  A position any
 calls dead has no win by a plain breadth-first search (tests/test_solver.py: every legal action,
@@ -26,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from carpet.core import Session, get_game, parse_deal
-from carpet.core.game import PLAYING, WON
+from carpet.core.game import PLAYING
 from carpet.core.plan import Beam
 from carpet.core.quilt import QuiltState
 from carpet.core.quilt import search as quilt_search
@@ -277,92 +275,6 @@ def test_no_position_of_a_winning_line_is_called_locked():
                 assert state.status != PLAYING or not state._quilt_locked(), (game, deal)
             lines += 1
     assert lines >= 4, lines  # (4 of these 7 deals are won within the budget: their lines are the test)
-
-
-# --- the last pass, the four suits together ---------------------------------------------------
-
-def last_pass_stuck_alone(state: QuiltState) -> bool:
-    """Whether the last-pass relaxation of the four suits together calls the position lost
-    where the other proofs do not (asked afresh, nothing kept from before)."""
-    kept = dict(quilt_search._PASS)
-    quilt_search._PASS.clear()
-    try:
-        if not state._last_pass_stuck():
-            return False
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(QuiltSearch, "_last_pass_stuck", lambda self: False)
-            return not fresh(state).dead_end()
-    finally:
-        quilt_search._PASS.clear()
-        quilt_search._PASS.update(kept)
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(game=st.sampled_from(STOCK_GAMES), seed=st.integers(0, 2**32), cards=st.integers(3, 14),
-       redeals_used=st.sampled_from((2, 2, 1, 0)))
-def test_a_pass_called_stuck_has_no_win(game, seed, cards, redeals_used):
-    # small end games, searched breadth first without any proof; mostly in their last pass,
-    # where the search asks the relaxation, and with redeals left, which it takes too (the
-    # waste turned over as the rules turn it)
-    state = undealt(game, random.Random(seed), cards, redeals_used)
-    if state.status == PLAYING and state._relaxed_stuck(state.variant.redeals - state.redeals_used):
-        assert breadth_first(state, search_key, limit=50_000) is False
-
-
-def test_the_last_pass_relaxation_fires_where_nothing_wins_and_sees_what_the_others_miss():
-    # over a fixed sample of last-pass end games: every position it calls stuck is lost by a
-    # plain breadth-first search, and some of them no other proof calls lost
-    rng = random.Random(32)
-    stuck = alone = won = 0
-    for k in range(400):
-        state = undealt(STOCK_GAMES[k % 2], rng, 4 + k % 11, 2)
-        if state.status != PLAYING:
-            continue
-        answer = breadth_first(state, search_key, limit=50_000)
-        won += answer is True
-        if state._last_pass_stuck():
-            assert answer is False, k
-            stuck += 1
-            alone += last_pass_stuck_alone(state)
-            # the search asks it where the waste is empty (elsewhere it is too dear)
-            assert state.dead_end() or state.waste, k
-    assert stuck >= 20 and alone >= 2 and won >= 100, (stuck, alone, won)
-
-
-def test_the_last_pass_relaxation_on_a_hand_made_block():
-    # the waste holds the 5♣ under the 5♥; the stock turns the 6♣ then the 4♥.  The up piles
-    # need the 5♣ and the 4♥, every other card of both suits is up: the 5♥ waits for the 4♥,
-    # which comes only after the 6♣, which waits for the 5♣ under the 5♥.  Each suit alone
-    # could finish; together they cannot
-    C, H = 0, 26  # face of a club's ace, a heart's ace; ranks from 0
-    piles = [list(range(C, C + 4)), list(range(13, 25)) + [77], list(range(H, H + 3)), list(range(39, 51)) + [103]]
-    piles += [[12] + [C + r + 52 for r in range(11, -1, -1)], [25] + [13 + r + 52 for r in range(11, -1, -1)],
-              [38] + [H + r + 52 for r in range(11, -1, -1)], [51] + [39 + r + 52 for r in range(11, -1, -1)]]
-    # the up piles: clubs A-4 (needs 5♣), hearts A-3 (needs 4♥); the down piles complete
-    for pile in piles[4:]:
-        assert len(pile) == 13
-    waste = [C + 4, H + 4]  # bottom first: 5♣ then 5♥
-    # next first: 6♣, 4♥, then the rest of both suits in order (the kings: deck 1's)
-    stock = [C + 5, H + 3] + [C + r for r in range(6, 12)] + [C + 12 + 52] + [H + r for r in range(5, 12)] + [H + 12 + 52]
-    state = QuiltState.arranged(get_game("crazy-quilt"), quilt=[None] * CELLS, stock=stock, waste=waste,
-                                foundations=piles, redeals_used=1)
-    assert sorted(state.all_cards()) == list(range(104))
-    assert state.status == PLAYING and state._last_pass_stuck()
-    assert last_pass_stuck_alone(state)
-    assert breadth_first(state, search_key, limit=50_000) is False
-
-
-
-def test_a_deal_the_last_pass_relaxation_decides_is_won_and_its_line_replays():
-    # crazy-quilt 3089 was unknown at the default budget before the relaxation (a755e66, 400,000
-    # nodes); the passes it proves lost at their start leave the budget to find a win
-    session = Session(get_game("crazy-quilt"), parse_deal("3089"))
-    solution = solve(session, nodes=400_000)  # (the default: each order gets its share of it)
-    assert solution.result == "won", solution.result
-    state = get_game("crazy-quilt").new_state(parse_deal("3089"))
-    for action in solution.line:
-        state.apply(action)
-    assert state.status == WON
 
 
 # --- the end of a pass: the cards to come stuck till the redeal ---------------------------------

@@ -11,7 +11,7 @@ import pytest
 from carpet.core import GAMES, Session, get_game, parse_deal
 from carpet.core.game import LOST, PLAYING, WON
 from carpet.core.hint import hint_action
-from carpet.core.plan import Beam, Brief, Descents, Rounds, Search, searches
+from carpet.core.plan import Beam, Brief, Descents, Rounds, searches
 from carpet.core.solver import DEFAULT_NODES, Solution, solve, working_copy
 from carpet.formats import new_header, record, verify
 

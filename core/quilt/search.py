@@ -161,28 +161,21 @@ class QuiltSearch(State):
         end): some suit's waste cards are blocked for good (:meth:`_run_blocked`), or the suit
         could not be finished even if every quilt card were free to play at any time
         (:func:`_suit_stuck`), or some quilt card can never leave the quilt
-        (:meth:`_quilt_locked`), or, in the last pass with the waste empty, the four suits
-        together could not clear the stock even with every quilt card free
-        (:meth:`_last_pass_stuck`; asked at every last-pass position it cost the search up to
-        14 times its CPU on deals it could not decide, and decided none of them), or, with the
-        stock dealt and a redeal left, the waste's top card cannot move till the redeal
-        (:meth:`_to_come_stuck`) and the position after the redeal is dead (:meth:`_redealt`;
-        asked with a card still in the stock as well, it decided no more deals: docs/solver.md).
-        Each suit's tests depend on its own cards alone, so a suit
-        that passed them stays passed (``unstuck``) until one of its cards moves; the quilt
-        lock test stays passed (bit QUILT_UNLOCKED) until a card goes to a foundation; the
-        last-pass test keeps its answers by what it reads (:data:`_PASS`)."""
+        (:meth:`_quilt_locked`), or, with the stock dealt and a redeal left, the waste's top card
+        cannot move till the redeal (:meth:`_to_come_stuck`) and the position after the redeal is
+        dead (:meth:`_redealt`; asked with a card still in the stock as well, it decided no more
+        deals: docs/solver.md).  Each suit's tests depend on its own cards alone, so a suit that
+        passed them stays passed (``unstuck``) until one of its cards moves; the quilt lock test
+        stays passed (bit QUILT_UNLOCKED) until a card goes to a foundation."""
         if self.variant.has_reserves:
             return False
         redeals = self.redeals_left
         if self.unstuck != 31 and self._cards_stuck(redeals):
             return True
-        if redeals:
-            # sound: with the waste's top stuck till a redeal, every line plays quilt cards up,
-            # then redeals; those plays can follow the redeal
-            return (not self.stock and bool(self.waste) and self._to_come_stuck()
-                    and self._redealt().dead_end())
-        return not self.waste and self._last_pass_stuck()
+        # sound: with the waste's top stuck till a redeal, every line plays quilt cards up,
+        # then redeals; those plays can follow the redeal
+        return (redeals > 0 and not self.stock and bool(self.waste) and self._to_come_stuck()
+                and self._redealt().dead_end())
 
     def _to_come_stuck(self) -> bool:
         """Whether the waste's top card and every stock card, each once it lies on top, can
@@ -286,23 +279,6 @@ class QuiltSearch(State):
         up, down = need[UP + suit], need[DOWN + suit]
         return _suit_stuck(13 if up < 0 else up % 13, -1 if down < 0 else down % 13, free, waste, stock,
                            redeals, frozen)
-
-    def _last_pass_stuck(self) -> bool:
-        """In the last pass, whether the stock and the waste could not be cleared even if every
-        quilt card were free to play at any moment, the four suits together (:func:`_pass_stuck`:
-        the waste is one pile for all of them, and the stock comes in its order)."""
-        return self._relaxed_stuck(0)
-
-    def _relaxed_stuck(self, redeals: int) -> bool:
-        """:func:`_pass_stuck` of this position with ``redeals`` left (the search asks it with
-        none left only: with a redeal left it is too dear)."""
-        need = self.need
-        # the ranks the piles take next, up then down, each + 1 (0: the down pile complete,
-        # 14: the up pile)
-        needs = bytes([14 if need[UP + s] < 0 else need[UP + s] % 13 + 1 for s in range(4)]
-                      + [0 if need[DOWN + s] < 0 else need[DOWN + s] % 13 + 1 for s in range(4)])
-        return _pass_stuck(bytes(reversed(self.stock)).translate(_FACE_TABLE),
-                           bytes(self.waste).translate(_FACE_TABLE), needs, redeals)
 
     def _quilt_locked(self) -> bool:
         """Whether some quilt card can never leave the quilt (then the game is lost).
@@ -608,124 +584,6 @@ def _suit_stuck(up: int, down: int, free: bytes, waste: bytes, stock: bytes, red
                 seen.add(child)
                 todo.append(child)
     return _keep(_STUCK, memo, stuck)
-
-
-#: answers of _pass_stuck already worked out, by (stock, waste, needs, redeals)
-_PASS: dict = {}
-#: relaxed positions _pass_stuck may look at before it gives up (and says "not stuck")
-_PASS_BUDGET = 100
-_SUIT_OF = bytes(f // 13 for f in range(52))
-_RANK1_OF = bytes(f % 13 + 1 for f in range(52))  # a face's rank + 1
-#: each pile of ``needs`` as (pile, its suit, the step of what it takes next), a suit's up pile
-#: then its down pile (the order in which _pass_stuck tries them)
-_PILE_STEPS = tuple((pile, pile % 4, 1 if pile < 4 else -1) for pile in (0, 4, 1, 5, 2, 6, 3, 7))
-
-
-def _pass_stuck(stock: bytes, waste: bytes, needs: bytes, redeals: int = 0) -> bool:
-    """Whether the stock (faces, next first) and the waste (faces, bottom first) could not both
-    be cleared even if every quilt card were free to go up at any moment (a relaxation: True
-    proves a dead end), the four suits together.
-
-    ``needs``: the rank + 1 each pile takes next, the four up piles then the four down piles
-    (14 and 0 once complete); ``redeals`` left.  Then a quilt card never does better on the
-    waste than in the quilt (free either way, and it could only cover others there), so the
-    relaxed game is: turn the next stock card onto the waste, send the waste's top card or a
-    free card up, or redeal; the stock and the waste empty, every pile finishes from the free
-    cards.  Which cards are free follows from the rest (two copies of each face: those on no
-    pile, in no stock, on no waste).  Searched exhaustively, up to _PASS_BUDGET positions
-    (then: not stuck).
-    """
-    # sound: drop a real win's moves of quilt cards onto the waste and play those cards up from
-    # the quilt when the waste gave them up: the rest is a relaxed win (its waste a subsequence)
-    memo = (stock, waste, needs, redeals)
-    known = _PASS.get(memo)
-    if known is not None:
-        return known
-    # free copies of each face: two, less those on the piles, in the stock and on the waste
-    pool = bytearray(52)
-    for s in range(4):
-        up, down = needs[s] - 1, needs[4 + s] - 1  # (the next ranks; 13 and -1 once complete)
-        base = 13 * s
-        for r in range(13):
-            pool[base + r] = (r >= up) + (r <= down)
-    for f in stock:
-        pool[f] -= 1
-    for f in waste:
-        pool[f] -= 1
-    seen = {memo}
-    todo = [(stock, waste, needs, redeals, bytes(pool))]
-    stuck = True
-    budget = _PASS_BUDGET  # fixed: the answers kept are by the position alone
-    while todo:
-        if len(seen) > budget:
-            stuck = False  # gave up: no proof
-            break
-        st, wa, nd, rd, pl = todo.pop()
-        wa, nd, pl = _pass_settle(wa, nd, pl)
-        if not wa and not st:
-            stuck = False  # cleared: the free cards finish every pile
-            break
-        # the plays last, to be searched first (the order never changes a complete search's answer)
-        for child in _pass_children(st, wa, nd, rd, pl):
-            k = child[:4]
-            if k not in seen:
-                seen.add(k)
-                todo.append(child)
-    return _keep(_PASS, memo, stuck)
-
-
-def _pass_settle(wa: bytes, nd: bytes, pl: bytes) -> tuple[bytes, bytes, bytes]:
-    """(waste, needs, free copies) of :func:`_pass_stuck`'s position after the plays that cannot
-    hurt, made at once: a free card whose rank only one pile still takes (its suit crossed) or whose
-    two copies are both free; the waste's top when only one pile takes its rank or its other copy
-    is free (that copy can serve the other pile at any time)."""
-    suit_of, rank1_of = _SUIT_OF, _RANK1_OF
-    while True:
-        if wa:
-            top = wa[-1]
-            s, r1 = suit_of[top], rank1_of[top]
-            u1, d1 = nd[s], nd[4 + s]
-            if r1 == u1 and (u1 > d1 or pl[top]):
-                nd, wa = nd[:s] + bytes((u1 + 1,)) + nd[s + 1:], wa[:-1]
-                continue
-            if r1 == d1 and (u1 > d1 or pl[top]):
-                nd, wa = nd[:4 + s] + bytes((d1 - 1,)) + nd[5 + s:], wa[:-1]
-                continue
-        for p, s, step in _PILE_STEPS:
-            r1 = nd[p]
-            if 0 < r1 < 14:  # (0 and 14: the pile complete)
-                f = 13 * s + r1 - 1
-                n = pl[f]
-                if n and (nd[s] > nd[4 + s] or n == 2):
-                    pl = pl[:f] + bytes((n - 1,)) + pl[f + 1:]
-                    nd = nd[:p] + bytes((r1 + step,)) + nd[p + 1:]
-                    break
-        else:
-            return wa, nd, pl
-
-
-def _pass_children(st: bytes, wa: bytes, nd: bytes, rd: int, pl: bytes) -> list[tuple]:
-    """The positions :func:`_pass_stuck`'s relaxed game goes to from one: a turn (or, the stock
-    empty, a redeal), then each free card up, then the waste's top up."""
-    children = []
-    if st:
-        children.append((st[1:], wa + st[:1], nd, rd, pl))
-    elif rd:
-        children.append((wa, b"", nd, rd - 1, pl))  # the first dealt to the waste comes first
-    for p, s, step in _PILE_STEPS:
-        r1 = nd[p]
-        if 0 < r1 < 14 and pl[13 * s + r1 - 1]:
-            f = 13 * s + r1 - 1
-            children.append((st, wa, nd[:p] + bytes((r1 + step,)) + nd[p + 1:], rd,
-                             pl[:f] + bytes((pl[f] - 1,)) + pl[f + 1:]))
-    if wa:
-        top = wa[-1]
-        s, r1 = _SUIT_OF[top], _RANK1_OF[top]
-        if r1 == nd[s]:
-            children.append((st, wa[:-1], nd[:s] + bytes((r1 + 1,)) + nd[s + 1:], rd, pl))
-        if r1 == nd[4 + s]:
-            children.append((st, wa[:-1], nd[:4 + s] + bytes((r1 - 1,)) + nd[5 + s:], rd, pl))
-    return children
 
 
 @functools.cache
