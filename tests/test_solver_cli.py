@@ -237,3 +237,12 @@ def test_solve_plan_prints_the_games_plan_one_stage_a_line():
     assert "brief" not in spaces
     bad = run("solve", "--plan", "no-such-game")
     assert bad.exit_code == 2 and "--plan takes a game id" in bad.stderr
+    # docs/solver.md shows the plan as the command prints it (its "..." standing for lines left out)
+    from conftest import ROOT
+
+    doc = (ROOT / "docs" / "solver.md").read_text(encoding="utf-8")
+    shown = doc.split("    $ carpet solve --plan crazy-quilt\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    shown = [line[4:] for line in shown]
+    assert "..." in shown and len(shown) > 8
+    cut = shown.index("...")
+    assert shown[:cut] == lines[:cut] and shown[cut + 1:] == lines[len(lines) - len(shown) + cut + 1:]
