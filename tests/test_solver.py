@@ -402,7 +402,6 @@ def test_the_beam_wins_lines_that_replay_and_only_where_a_family_asks(monkeypatc
     runs.clear()
     nodes = {(game, deal): solve(session_of(game, deal), nodes=20_000).nodes
              for game, deal in (("carpet", 2001), ("kovrik", 2001), ("montana", 2001), ("persian-carpet", 2))}
-    # (persian-carpet 2: 4,595 while a descent took a quarter of the search)
     assert nodes == {("carpet", 2001): 97, ("kovrik", 2001): 424, ("montana", 2001): 838,
                      ("persian-carpet", 2): 7632} and not runs
 
