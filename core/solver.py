@@ -338,9 +338,9 @@ class _Searcher(Descent, Beam):
 
     def _pass(self, path: tuple, child, cap: int, on: int = -1) -> list | None:
         """Depth first from the state (its key already admitted), never redealing: the redeal points
-        found (:meth:`_point`, :meth:`_kept`), or None after a win that ends the search.  A path is
-        (path before, actions, length).  Along the descent's line (``on``: its step here) its choices
-        come first.  The inner loop: ``_tick``, ``_settle``'s call and ``_admit`` written out here."""
+        found (:meth:`_point`, most advanced first), or None after a win that ends the search.  A
+        path is (path before, actions, length).  Along the descent's line (``on``: its step here) its
+        choices come first.  The inner loop: ``_tick``, ``_settle``'s call and ``_admit`` written out here."""
         state, actions_of, redeal, progress = self.state, self.actions, self.redeal, self.progress
         key, seen, apply, snapshot, restore = self.key, self.seen, state.apply, state.snapshot, state.restore
         safe, dead = None if self.safe_none else self.safe, None if self.dead_none else self.dead
@@ -415,14 +415,7 @@ class _Searcher(Descent, Beam):
                 at = True
         finally:
             self.nodes = nodes
-        return self._kept(points)
-
-    @staticmethod
-    def _kept(points: list) -> list:
-        """A pass's redeal points, most advanced first, as (-progress, order met, snapshot, path,
-        root action, step of the descent)."""
-        points.sort()
-        return points
+        return sorted(points)
 
     def _frame_done(self, stack: list, at: bool, points: list, root_pass: bool) -> bool:
         """The top frame has tried every action it holds: where that was only the family's first
@@ -443,8 +436,9 @@ class _Searcher(Descent, Beam):
         return False
 
     def _point(self, points: list, frame: list, action: int) -> None:
-        """Note a redeal point: the frame's position, from which ``action`` redeals (remembered
-        as a position is: the points and the positions met count against the memory bound)."""
+        """Note a redeal point, (-progress, order met, snapshot, path, root action, step of the
+        descent): the frame's position, from which ``action`` redeals (remembered as a position is:
+        the points and the positions met count against the memory bound)."""
         if len(points) + len(self.seen) + len(self.arrivals) >= self.entries:
             self._full()
         step, pv = frame[6], self.pv
