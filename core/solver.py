@@ -233,7 +233,6 @@ class _Searcher(Descent, Beam):
         self.bound = state.win_score_bound if best else None
         self.redeal = state.variant.words.get("redeal")
         self.arrivals: dict = {}  # best mode: key -> (score, moves) of the best arrival so far
-        self.made = 0  # redeal points noted (their order met)
         self.pv: list[int] = []  # the guided descent's choices, step by step
         self.nodes = 0
         self.complete = True  # no cap or cut has left part of the space unsearched
@@ -443,9 +442,8 @@ class _Searcher(Descent, Beam):
             self._full()
         step, pv = frame[6], self.pv
         follows = 0 <= step < len(pv) and pv[step] == action
-        self.made += 1  # (an order never repeated: len(points) would repeat after a cut, and sort
-        # would then compare the snapshots, some of which are None)
-        points.append((-frame[5], self.made, frame[0], frame[3],
+        # (the order met never repeats within a pass, so sorting never compares the snapshots)
+        points.append((-frame[5], len(points), frame[0], frame[3],
                        action if frame[4] is None else frame[4], step + 1 if follows else -1))
 
     def _admit_noted(self, frame: list, segment: list[int], root_child: int, measure: bool,
