@@ -9,6 +9,8 @@ edits, applied in-process to the game's plan (``dataclasses.replace``; core/plan
 module's constant:
 
     -Brief, -Descents                 drop that step from every search
+    +Brief:N, +Brief:N:after          a brief search without the proof, 1/N of the budget, after
+                                      the glance (or first), or after the descents
     measures=0                        the descents by these measures of progress only (0 or 0:1)
     descent-share=N                   each descent 1/N of its search's budget
     lookahead=N                       the descent's look-ahead, N nodes a step
@@ -46,6 +48,14 @@ def _edit(plan, edit: str):
     name, _, value = edit.partition("=")
     if name.startswith("-") and ":" not in name:
         return dataclasses.replace(plan, steps=tuple(s for s in plan.steps if type(s).__name__ != name[1:]))
+    if name.startswith("+Brief:"):
+        from carpet.core.plan import Brief, Descents, Glance
+
+        share, _, after = name[7:].partition(":")
+        at = (plan.steps.index(next(s for s in plan.steps if isinstance(s, Descents))) + 1 if after
+              else sum(isinstance(s, Glance) for s in plan.steps))
+        brief = Brief(share=int(share), proof=False)
+        return dataclasses.replace(plan, steps=plan.steps[:at] + (brief,) + plan.steps[at:])
     if name in ("measures", "descent-share", "lookahead"):
         field = {"measures": "measures", "descent-share": "share", "lookahead": "lookahead"}[name]
         number = tuple(int(m) for m in value.split(":")) if name == "measures" else int(value)
