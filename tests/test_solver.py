@@ -684,12 +684,16 @@ def test_a_peeked_key_is_the_key_the_action_leads_to_and_no_safe_action_follows(
     assert peeked > 100 if game in PEEKING else peeked == 0
 
 
-def test_spaces_and_aces_glances_then_descends_the_other_grid_games_search_briefly_first(monkeypatch):
-    # the ablation (docs/solver.md): a brief search before Spaces and Aces' descents cost it a
-    # quarter of its CPU and decided no deal they left; a glance with the proof before them wins
-    # what they leave where the proof prunes at once (959); in the other grid games the brief
-    # search pays (without it they take 2.3 to 13 times the CPU)
+def test_spaces_and_aces_glances_searches_briefly_then_descends_the_others_search_briefly_first(monkeypatch):
+    # the ablation (docs/solver.md): a glance with the proof wins what the others leave where the
+    # proof prunes at once (959); a brief search of 1/16 wins about one deal in 1,800 that the
+    # descents leave (7035, 5930); in the other grid games the brief search pays (without it they
+    # take 2.3 to 13 times the CPU)
+    from dataclasses import replace
+
     from carpet.core import solver
+    from carpet.core.grid import GridState
+    from carpet.core.plan import Brief, Glance
 
     steps = []  # each step of the search as it runs: "rounds" or "descents"
     rounds, descents = solver._Searcher.rounds, solver._Searcher.descents
@@ -697,22 +701,27 @@ def test_spaces_and_aces_glances_then_descends_the_other_grid_games_search_brief
                         lambda self, *a, **k: steps.append("rounds") or rounds(self, *a, **k))
     monkeypatch.setattr(solver._Searcher, "descents",
                         lambda self, step: steps.append("descents") or descents(self, step))
-    # (its descents take 100,630 nodes in order 0 and 86,892 in order 1, each stuck before its end)
     assert solve(session_of("spaces-and-aces", 13), nodes=240_000).result == "unknown"
-    assert steps == ["rounds", "descents", "rounds"] * 2  # (the glance, then as named, in each of its two orders)
+    # (the glance, the brief search, then as named, in each of its two orders)
+    assert steps == ["rounds", "rounds", "descents", "rounds"] * 2
     steps.clear()
     assert solve(session_of("kovrik", 2001), nodes=20_000).result == "won" and steps == ["rounds"]
-    # spaces-and-aces 959: the glance wins it at once, and the rest do not within the budget
     monkeypatch.undo()
+    for deal, most in ((7035, 1_000), (5930, 400_000 // 2 // 16)):
+        session = session_of("spaces-and-aces", deal)
+        won = solve(session)
+        assert won.result == "won" and won.nodes < most
+        replays_to_a_win(session, won)
+    plan = session.state.plan
+    assert [type(step) for step in plan.steps[:2]] == [Glance, Brief]
+    monkeypatch.setattr(GridState, "plan", replace(plan, steps=plan.steps[:1] + plan.steps[2:]))
+    assert solve(session_of("spaces-and-aces", 7035)).result == "unknown"  # (without the brief search)
+    monkeypatch.undo()
+    # spaces-and-aces 959: the glance wins it at once, and the rest do not within the budget
     session = session_of("spaces-and-aces", 959)
     won = solve(session)
     assert won.result == "won" and won.nodes < 1_000
     replays_to_a_win(session, won)
-    from dataclasses import replace
-
-    from carpet.core.grid import GridState
-    from carpet.core.plan import Glance
-
     plan = session.state.plan
     assert isinstance(plan.steps[0], Glance)
     monkeypatch.setattr(GridState, "plan", replace(plan, steps=plan.steps[1:]))

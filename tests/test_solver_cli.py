@@ -232,9 +232,9 @@ def test_solve_plan_prints_the_games_plan_one_stage_a_line():
     assert lines == ["crazy-quilt:", *plan.describe()]
     assert sum(line[0].isdigit() for line in lines) == len(plan.stages) == 12
     assert "beam of 100" in lines[4] and all("beam of 333" in line for line in lines[7:10])
-    spaces = run("solve", "--plan", "spaces-and-aces").stdout  # (its descents first: no brief search)
-    assert "- glance" in spaces.splitlines()[2] and "- descents by progress measure(s) 0, 1" in spaces.splitlines()[3]
-    assert "brief" not in spaces
+    spaces = run("solve", "--plan", "spaces-and-aces").stdout.splitlines()  # (a glance, a brief search, descents)
+    assert "- glance" in spaces[2] and "- brief: rounds, 1/16" in spaces[3]
+    assert "- descents by progress measure(s) 0, 1" in spaces[4]
     bad = run("solve", "--plan", "no-such-game")
     assert bad.exit_code == 2 and "--plan takes a game id" in bad.stderr
     # docs/solver.md shows the plan as the command prints it (its "..." standing for lines left out)

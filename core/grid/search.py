@@ -60,17 +60,24 @@ def clears_by_hand(variant) -> bool:
     return not variant.locking and variant.redeals == 0
 
 
+#: the share of a search's budget that Spaces and Aces' brief search takes: its descents win most
+#: deals, and the brief search before them wins about one deal in 1,800 that they leave (5930 in
+#: 8,754 nodes); at 1/8 it costs the median deal 1.3 times the CPU, at 1/16 1.17, at 1/32 it
+#: loses 5930 (docs/solver.md)
+BRIEF_BY_HAND = 16
+
+
 def grid_plan(variant) -> Plan:
     """The solver's plan for a grid game.  Where only a move clears the cell after a prefix (no
     redeal, no lock: Spaces and Aces), the search's first choices decide where it goes: two orders
     of the actions (:meth:`GridSearch.search_actions`), each with half the budget, and a descent by
-    each of two measures of progress (:meth:`GridSearch.progress`), first: a brief search before
-    them costs that game a quarter of its CPU and decides no deal they leave (docs/solver.md).  In
-    the other games the brief search decides most deals (without it they take 2.3 to 13 times
-    the CPU).  The proof (core/grid/proofs.py), where it applies, costs several times a
-    node: the descent goes without it, a glance asks it first (where it prunes at once it wins in a
-    few hundred nodes what the descents leave: Spaces and Aces 959), and the last rounds, which
-    alone can go through every position, prune by it."""
+    each of two measures of progress (:meth:`GridSearch.progress`), after a brief search of
+    1/``BRIEF_BY_HAND`` of the budget.  In the other games the brief search decides most deals
+    (without it they take 2.3 to 13 times the CPU).  The proof (core/grid/proofs.py), where it
+    applies, costs several times a node: the brief search and the descent go without it, a
+    glance asks it first (where it prunes at once it wins in a few hundred nodes what the others
+    leave: Spaces and Aces 959), and the last rounds, which alone can go through every position,
+    prune by it."""
     from carpet.core.plan import Brief, Descents, Glance, Rounds, searches
 
     from .proofs import applies
@@ -78,7 +85,8 @@ def grid_plan(variant) -> Plan:
     if clears_by_hand(variant):
         proof = applies(variant)
         glance = (Glance(),) if proof else ()
-        return searches(2, (*glance, Descents(measures=(0, 1), proof=False), Rounds()), proof)
+        steps = (*glance, Brief(share=BRIEF_BY_HAND, proof=False), Descents(measures=(0, 1), proof=False), Rounds())
+        return searches(2, steps, proof)
     return searches(1, (Brief(proof=False), Descents(proof=False), Rounds()), applies(variant))
 
 
