@@ -52,7 +52,7 @@ def _edit(plan, edit: str):
         from carpet.core.plan import Brief, Descents, Glance
 
         share, _, after = name[7:].partition(":")
-        at = (plan.steps.index(next(s for s in plan.steps if isinstance(s, Descents))) + 1 if after
+        at = (next(i for i, s in enumerate(plan.steps) if isinstance(s, Descents)) + 1 if after
               else sum(isinstance(s, Glance) for s in plan.steps))
         brief = Brief(share=int(share), proof=False)
         return dataclasses.replace(plan, steps=plan.steps[:at] + (brief,) + plan.steps[at:])

@@ -60,10 +60,8 @@ def clears_by_hand(variant) -> bool:
     return not variant.locking and variant.redeals == 0
 
 
-#: the share of a search's budget that Spaces and Aces' brief search takes: its descents win most
-#: deals, and the brief search before them wins about one deal in 1,800 that they leave (5930 in
-#: 8,754 nodes); at 1/8 it costs the median deal 1.3 times the CPU, at 1/16 1.17, at 1/32 it
-#: loses 5930 (docs/solver.md)
+#: the share of a search's budget that Spaces and Aces' brief search takes, before its descents
+#: (its measured worth, and why not the usual 1/8: docs/solver.md, "The search, in order")
 BRIEF_BY_HAND = 16
 
 
